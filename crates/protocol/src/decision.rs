@@ -19,8 +19,9 @@ pub struct Decision {
     pub request_id: String,
     /// The answer.
     pub decision: DecisionKind,
-    /// True exactly when `decision` is `allow` or `modify`; derived from
-    /// `decision` when absent on input (pi decisions do not carry it).
+    /// True exactly when `decision` is `allow` or `modify`. On input it is
+    /// always derived from `decision` (pi decisions do not carry it, and a
+    /// contradictory value is not trusted).
     pub allowed: bool,
     /// Machine-readable reason: the first violation's, or the decision's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -147,8 +148,8 @@ struct DecisionIn {
     protocol_version: String,
     request_id: String,
     decision: DecisionKind,
-    #[serde(default)]
-    allowed: Option<bool>,
+    #[serde(default, rename = "allowed")]
+    _allowed: Option<bool>,
     #[serde(default)]
     reason_code: Option<String>,
     #[serde(default)]
@@ -183,7 +184,7 @@ impl From<DecisionIn> for Decision {
             protocol_version: d.protocol_version,
             request_id: d.request_id,
             decision: d.decision,
-            allowed: d.allowed.unwrap_or_else(|| d.decision.is_allowed()),
+            allowed: d.decision.is_allowed(),
             reason_code: d.reason_code,
             message: d.message,
             violations: d.violations,

@@ -19,9 +19,11 @@ pub type Object = Map<String, Value>;
 pub struct CheckRequest {
     /// Protocol version; `"1"` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(extend("enum" = ["1", null])))]
     pub protocol_version: Option<String>,
     /// Caller's correlation id, echoed in the decision; generated when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub request_id: Option<String>,
     /// Where in the agent's loop the check is made; inferred when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -166,7 +168,8 @@ pub struct Resource {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Target {
-    /// A `file://` URI, a path, or another URI.
+    /// A `file://` URI, a path, or another URI; must not be empty.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub uri: String,
     /// Caller-defined metadata.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -84,6 +84,11 @@ fn pi_decision_parses_and_gains_only_the_always_present_fields() {
     }))
     .unwrap();
     assert!(allow.allowed);
+    let contradictory: Decision = serde_json::from_value(json!({
+        "protocolVersion": "1", "requestId": "r", "decision": "block", "allowed": true
+    }))
+    .unwrap();
+    assert!(!contradictory.allowed, "allowed follows the decision, never the other way");
 }
 
 #[test]
