@@ -88,7 +88,10 @@ fn pi_decision_parses_and_gains_only_the_always_present_fields() {
         "protocolVersion": "1", "requestId": "r", "decision": "block", "allowed": true
     }))
     .unwrap();
-    assert!(!contradictory.allowed, "allowed follows the decision, never the other way");
+    assert!(
+        !contradictory.allowed,
+        "allowed follows the decision, never the other way"
+    );
 }
 
 #[test]

@@ -1,0 +1,100 @@
+//! `palisade check`: one request, or a batch with `--jsonl`.
+
+use std::io::{IsTerminal, Read, Write};
+
+use anyhow::{Context, bail};
+use palisade_engine::{Engine, parse_request};
+use palisade_protocol::{CheckRequest, DecisionKind, Stage, Tool};
+
+use crate::CheckArgs;
+
+pub(crate) fn load_engine(args: &CheckArgs) -> anyhow::Result<Engine> {
+    let Some(path) = &args.policy else {
+        bail!("no policy given: pass --policy FILE");
+    };
+    Engine::from_path(path).map_err(|errors| anyhow::anyhow!("{}: {errors}", path.display()))
+}
+
+pub(crate) fn open_input(args: &CheckArgs) -> anyhow::Result<Box<dyn Read + Send>> {
+    Ok(match args.request.as_deref() {
+        None => Box::new(std::io::stdin()),
+        Some(p) if p.as_os_str() == "-" => Box::new(std::io::stdin()),
+        Some(p) => Box::new(
+            std::fs::File::open(p)
+                .with_context(|| format!("cannot open request file `{}`", p.display()))?,
+        ),
+    })
+}
+
+fn flag_request(args: &CheckArgs) -> anyhow::Result<Option<CheckRequest>> {
+    if args.stage.is_none() && args.tool.is_none() && args.content.is_none() && args.args.is_none()
+    {
+        return Ok(None);
+    }
+    let mut request = CheckRequest::new();
+    if let Some(stage) = &args.stage {
+        let Some(s) = Stage::from_wire(stage) else {
+            let all: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+            bail!(
+                "--stage: unknown stage `{stage}`; expected one of {}",
+                all.join(", ")
+            );
+        };
+        request.stage = Some(s);
+    }
+    if let Some(name) = &args.tool {
+        let mut tool = Tool::new(name);
+        if let Some(a) = &args.args {
+            tool.arguments = Some(serde_json::from_str(a).context("--args: not valid JSON")?);
+        }
+        request.tool = Some(tool);
+    } else if args.args.is_some() {
+        bail!("--args needs --tool");
+    }
+    request.content = args.content.clone();
+    Ok(Some(request))
+}
+
+pub(crate) fn run(args: &CheckArgs) -> anyhow::Result<u8> {
+    let engine = load_engine(args)?;
+    if args.jsonl {
+        if flag_request(args)?.is_some() {
+            bail!(
+                "--jsonl reads requests from input; it cannot be combined with --stage/--tool/--args/--content"
+            );
+        }
+        return crate::jsonl::run(&engine, args);
+    }
+    let request = match flag_request(args)? {
+        Some(r) => {
+            if args.request.is_some() {
+                bail!("give the request either with --request or with flags, not both");
+            }
+            r
+        }
+        None => {
+            let mut text = String::new();
+            open_input(args)?
+                .read_to_string(&mut text)
+                .context("cannot read the request")?;
+            parse_request(&text).map_err(|e| anyhow::anyhow!("invalid request: {e}"))?
+        }
+    };
+    let decision = engine
+        .evaluate(&request)
+        .map_err(|e| anyhow::anyhow!("invalid request: {e}"))?;
+    let stdout = std::io::stdout();
+    let text = if stdout.is_terminal() {
+        serde_json::to_string_pretty(&decision)?
+    } else {
+        serde_json::to_string(&decision)?
+    };
+    let mut out = stdout.lock();
+    writeln!(out, "{text}").context("cannot write the decision")?;
+    out.flush().context("cannot write the decision")?;
+    Ok(match decision.decision {
+        DecisionKind::Allow | DecisionKind::Modify => 0,
+        DecisionKind::Block | DecisionKind::Ask => 1,
+        DecisionKind::Error => 2,
+    })
+}

@@ -1,0 +1,87 @@
+//! The `palisade` command.
+
+mod check;
+mod jsonl;
+mod validate;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Palisade: one guardrails decision point for AI agents.
+#[derive(Parser, Debug)]
+#[command(name = "palisade", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Evaluate one request, or a JSON-lines batch, against a policy.
+    Check(CheckArgs),
+    /// Validate policy files; print every error with its JSON pointer.
+    Validate {
+        /// Policy files (`.json`, `.yaml`, `.yml`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+/// Arguments of `palisade check`.
+#[derive(Args, Debug)]
+pub(crate) struct CheckArgs {
+    /// The policy file (`.json`, `.yaml`, `.yml`).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) policy: Option<PathBuf>,
+    /// Read the request (or, with --jsonl, the requests) from FILE; `-` is stdin.
+    #[arg(long, value_name = "FILE|-")]
+    pub(crate) request: Option<PathBuf>,
+    /// Read one request per line and write one compact decision per line, in order.
+    #[arg(long)]
+    pub(crate) jsonl: bool,
+    /// Print counts and the time spent parsing, evaluating and writing to stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Worker threads for --jsonl (default: the number of CPUs).
+    #[arg(long, value_name = "N")]
+    pub(crate) threads: Option<usize>,
+    /// Build the request from flags: its stage.
+    #[arg(long, value_name = "STAGE")]
+    pub(crate) stage: Option<String>,
+    /// Build the request from flags: the tool's name.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) tool: Option<String>,
+    /// Build the request from flags: the tool's arguments (JSON).
+    #[arg(long, value_name = "JSON")]
+    pub(crate) args: Option<String>,
+    /// Build the request from flags: the text to evaluate.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) content: Option<String>,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Check(args) => check::run(&args),
+        Command::Validate { files } => validate::run(&files),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! `palisade validate FILE...`
+
+use std::path::PathBuf;
+
+use palisade_engine::Engine;
+
+pub(crate) fn run(files: &[PathBuf]) -> anyhow::Result<u8> {
+    let mut invalid = false;
+    for file in files {
+        match Engine::from_path(file) {
+            Ok(engine) => {
+                let n = engine.policy().checks().len();
+                println!(
+                    "{}: ok ({n} check{})",
+                    file.display(),
+                    if n == 1 { "" } else { "s" }
+                );
+            }
+            Err(errors) => {
+                invalid = true;
+                for e in errors.iter() {
+                    println!("{}: {e}", file.display());
+                }
+            }
+        }
+    }
+    Ok(if invalid { 2 } else { 0 })
+}

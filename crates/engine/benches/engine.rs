@@ -1,0 +1,3 @@
+//! Engine benchmarks.
+
+fn main() {}

@@ -1,0 +1,206 @@
+//! [`Engine`]: a policy compiled into per-stage matchers, ready to evaluate.
+
+use std::collections::HashMap;
+
+use palisade_protocol::{CheckRequest, Decision, Stage, pointer};
+
+use crate::error::{PolicyError, PolicyErrors, RequestError};
+use crate::policy::{CheckKind, Policy};
+use crate::scan::{MatcherBuilder, StageMatcher, pattern};
+use crate::tools::{ToolMatcher, ToolMatcherBuilder};
+
+/// Position of a stage in [`Stage::ALL`].
+pub(crate) fn stage_index(stage: Stage) -> usize {
+    Stage::ALL.iter().position(|s| *s == stage).unwrap_or(0)
+}
+
+/// What one stage evaluates.
+#[derive(Clone, Debug)]
+pub(crate) struct StageData {
+    /// Checks that run at this stage (enabled), in policy order.
+    pub(crate) checks: Vec<u32>,
+    pub(crate) matcher: Option<StageMatcher>,
+    pub(crate) tools: Option<ToolMatcher>,
+}
+
+/// A compiled policy. Cheap to share between threads (`Engine: Send + Sync`);
+/// evaluation never fails because of the policy.
+///
+/// ```
+/// use palisade_engine::Engine;
+/// use palisade_protocol::{CheckRequest, DecisionKind};
+/// use serde_json::json;
+///
+/// let engine = Engine::from_json_str(r#"{"checks": [
+///   {"id": "sql-drop", "stage": "tool_use", "type": "regex", "patterns": ["(?i)drop\\s+table"]}
+/// ]}"#)?;
+/// let request = CheckRequest::tool_use("sql_query", json!({"query": "DROP TABLE users"}));
+/// let decision = engine.evaluate(&request)?;
+/// assert_eq!(decision.decision, DecisionKind::Block);
+/// assert_eq!(decision.violations[0].location.as_ref().unwrap().field, "/tool/arguments/query");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Engine {
+    pub(crate) policy: Policy,
+    pub(crate) stages: Vec<StageData>,
+    pub(crate) ids: HashMap<String, u32>,
+}
+
+impl Engine {
+    /// Compiles a validated policy.
+    ///
+    /// Fails only when a combined automaton exceeds its size limit; the error
+    /// names the check.
+    pub fn new(policy: Policy) -> Result<Self, PolicyErrors> {
+        let mut errors = Vec::new();
+        let mut stages = Vec::with_capacity(Stage::ALL.len());
+        for &stage in Stage::ALL {
+            let mut checks = Vec::new();
+            let mut matcher = MatcherBuilder::default();
+            let mut has_text = false;
+            let mut tools = ToolMatcherBuilder::default();
+            for (i, check) in policy.checks.iter().enumerate() {
+                if !check.enabled || !check.stages.contains(&stage) {
+                    continue;
+                }
+                let ci = i as u32;
+                checks.push(ci);
+                let ptr = format!("/checks/{i}");
+                match &check.kind {
+                    CheckKind::Regex { patterns } => {
+                        for (j, p) in patterns.iter().enumerate() {
+                            match pattern::parse(p) {
+                                Ok(hir) => matcher.add_pattern(ci, hir),
+                                Err(e) => {
+                                    errors.push(PolicyError::new(format!("{ptr}/patterns/{j}"), e))
+                                }
+                            }
+                            has_text = true;
+                        }
+                    }
+                    CheckKind::Blocklist {
+                        words,
+                        case_sensitive,
+                        whole_words,
+                    } => {
+                        for w in words {
+                            matcher.add_word(ci, w, *case_sensitive, *whole_words);
+                        }
+                        has_text = true;
+                    }
+                    CheckKind::ToolPattern { tools: globs } => {
+                        for (j, g) in globs.iter().enumerate() {
+                            if let Err(e) = tools.add(ci, g) {
+                                errors.push(PolicyError::new(format!("{ptr}/tools/{j}"), e));
+                            }
+                        }
+                    }
+                }
+            }
+            let matcher = if has_text {
+                match matcher.build() {
+                    Ok(m) => Some(m),
+                    Err(e) => {
+                        errors.push(PolicyError::new("/checks", format!("stage `{stage}`: {e}")));
+                        None
+                    }
+                }
+            } else {
+                None
+            };
+            let tools = tools.build().unwrap_or_else(|e| {
+                errors.push(PolicyError::new("/checks", format!("stage `{stage}`: {e}")));
+                None
+            });
+            stages.push(StageData {
+                checks,
+                matcher,
+                tools,
+            });
+        }
+        if !errors.is_empty() {
+            return Err(PolicyErrors { errors });
+        }
+        let ids = policy
+            .checks
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i as u32))
+            .collect();
+        Ok(Self {
+            policy,
+            stages,
+            ids,
+        })
+    }
+
+    /// Parses, validates and compiles a JSON policy.
+    pub fn from_json_str(text: &str) -> Result<Self, PolicyErrors> {
+        Self::new(Policy::from_json_str(text)?)
+    }
+
+    /// Parses, validates and compiles a YAML policy.
+    pub fn from_yaml_str(text: &str) -> Result<Self, PolicyErrors> {
+        Self::new(Policy::from_yaml_str(text)?)
+    }
+
+    /// Reads, validates and compiles a policy file (`.json`, `.yaml`, `.yml`).
+    pub fn from_path(path: impl AsRef<std::path::Path>) -> Result<Self, PolicyErrors> {
+        Self::new(Policy::from_path(path)?)
+    }
+
+    /// The policy this engine evaluates.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Evaluates a request against the policy.
+    ///
+    /// Fails when the request has invalid values ([`CheckRequest::validate`])
+    /// or names a check id the policy does not have.
+    pub fn evaluate(&self, request: &CheckRequest) -> Result<Decision, RequestError> {
+        crate::eval::evaluate(self, request)
+    }
+
+    /// The checks a request selects at its stage, in policy order, and how
+    /// many there are; `checks` restrictions are resolved against the policy.
+    pub(crate) fn selected(
+        &self,
+        request: &CheckRequest,
+        stage: Stage,
+    ) -> Result<Vec<bool>, RequestError> {
+        let mut active = vec![false; self.policy.checks.len()];
+        let data = &self.stages[stage_index(stage)];
+        if request.restricts_checks() {
+            let mut wanted = vec![false; self.policy.checks.len()];
+            let mut problems = Vec::new();
+            for (i, id) in request.checks.iter().flatten().enumerate() {
+                match self.ids.get(id) {
+                    Some(&c) => wanted[c as usize] = true,
+                    None => {
+                        let mut p = String::from("/checks");
+                        pointer::push_index(&mut p, i);
+                        problems.push(palisade_protocol::Problem {
+                            pointer: p,
+                            message: format!(
+                                "unknown check id `{id}`; the policy has no such check"
+                            ),
+                        });
+                    }
+                }
+            }
+            if !problems.is_empty() {
+                return Err(RequestError::Invalid(problems));
+            }
+            for &c in &data.checks {
+                active[c as usize] = wanted[c as usize];
+            }
+        } else {
+            for &c in &data.checks {
+                active[c as usize] = true;
+            }
+        }
+        Ok(active)
+    }
+}

@@ -1,0 +1,307 @@
+//! Evaluation of one request: the strings its stage scans, the hits, the
+//! decision algebra and the decision.
+
+mod redact;
+mod strings;
+
+use std::time::{Instant, SystemTime};
+
+use palisade_protocol::{
+    CheckRequest, Decision, DecisionKind, Finding, FindingAction, Location, Provider, Stage,
+};
+
+use crate::engine::{Engine, stage_index};
+use crate::error::RequestError;
+use crate::policy::{Check, CheckKind, OnFail};
+use crate::scan::Sink;
+pub(crate) use strings::{FieldKind, for_each_string};
+
+/// One hit: a check matched bytes `start..end` of field `field`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hit {
+    pub(crate) check: u32,
+    pub(crate) field: u32,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+}
+
+/// A scanned field that had hits.
+#[derive(Clone, Debug)]
+pub(crate) struct Field {
+    pub(crate) pointer: String,
+    pub(crate) kind: FieldKind,
+}
+
+/// Collects hits while the strings of a request are scanned.
+pub(crate) struct Recorder<'a> {
+    active: &'a [bool],
+    need_all: &'a [bool],
+    /// The field each check last hit in (`u32::MAX`: none).
+    last_field: Vec<u32>,
+    pub(crate) field: u32,
+    pub(crate) hits: Vec<Hit>,
+}
+
+impl<'a> Recorder<'a> {
+    pub(crate) fn new(active: &'a [bool], need_all: &'a [bool]) -> Self {
+        Self {
+            active,
+            need_all,
+            last_field: vec![u32::MAX; active.len()],
+            field: 0,
+            hits: Vec::new(),
+        }
+    }
+}
+
+impl Sink for Recorder<'_> {
+    #[inline]
+    fn wants(&mut self, check: u32) -> bool {
+        let c = check as usize;
+        self.active[c] && (self.need_all[c] || self.last_field[c] != self.field)
+    }
+
+    fn hit(&mut self, check: u32, start: usize, end: usize) {
+        self.last_field[check as usize] = self.field;
+        self.hits.push(Hit {
+            check,
+            field: self.field,
+            start,
+            end,
+        });
+    }
+}
+
+pub(crate) fn stage_noun(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Input => "Input",
+        Stage::Output => "Output",
+        Stage::ToolUse => "Tool call",
+        Stage::ToolOutput => "Tool output",
+        Stage::Action => "Action",
+        _ => "Request",
+    }
+}
+
+/// The text shown instead of blocked content when the check sets none.
+pub fn default_replacement(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Input => "This request was blocked by policy.",
+        Stage::Output => "This response was withheld by policy.",
+        Stage::ToolUse => "This tool call was blocked by policy.",
+        Stage::ToolOutput => "This tool output was withheld by policy.",
+        Stage::Action => "This action was blocked by policy.",
+        _ => "This was blocked by policy.",
+    }
+}
+
+fn default_message(check: &Check) -> &'static str {
+    match check.kind {
+        CheckKind::Regex { .. } => "matched a blocked pattern",
+        CheckKind::Blocklist { .. } => "contains a blocked phrase",
+        CheckKind::ToolPattern { .. } => "this tool is not allowed by policy",
+    }
+}
+
+/// The placeholder that replaces text a check redacts.
+pub(crate) fn placeholder(check: &Check) -> String {
+    check
+        .replacement
+        .clone()
+        .unwrap_or_else(|| format!("[REDACTED:{}]", check.id))
+}
+
+pub(crate) fn evaluate(engine: &Engine, request: &CheckRequest) -> Result<Decision, RequestError> {
+    let started = Instant::now();
+    request.validate().map_err(RequestError::Invalid)?;
+    let stage = request.effective_stage();
+    let active = engine.selected(request, stage)?;
+    let data = &engine.stages[stage_index(stage)];
+    let evaluated = data.checks.iter().filter(|&&c| active[c as usize]).count() as u32;
+    let need_all: Vec<bool> = engine
+        .policy
+        .checks
+        .iter()
+        .map(|c| {
+            c.on_fail == OnFail::Redact && engine.policy.mode != palisade_protocol::Mode::Advisory
+        })
+        .collect();
+
+    let mut rec = Recorder::new(&active, &need_all);
+    let mut fields: Vec<Field> = Vec::new();
+    if let Some(matcher) = &data.matcher {
+        for_each_string(request, stage, |ptr, kind, text| {
+            rec.field = fields.len() as u32;
+            let before = rec.hits.len();
+            matcher.scan(text, &mut rec);
+            if rec.hits.len() > before {
+                fields.push(Field {
+                    pointer: ptr.to_string(),
+                    kind,
+                });
+            }
+        });
+    }
+    if let (Some(tools), Some(tool)) = (&data.tools, &request.tool) {
+        let field = fields.len() as u32;
+        let mut hit_any = false;
+        tools.matches(&tool.name, |c| {
+            if active[c as usize] && !rec.hits.iter().any(|h| h.check == c && h.field == field) {
+                rec.hits.push(Hit {
+                    check: c,
+                    field,
+                    start: 0,
+                    end: tool.name.len(),
+                });
+                hit_any = true;
+            }
+        });
+        if hit_any {
+            fields.push(Field {
+                pointer: "/tool/name".to_owned(),
+                kind: FieldKind::ToolName,
+            });
+        }
+    }
+
+    let mut decision = build(engine, request, stage, &rec.hits, &fields);
+    decision.evaluated = Some(evaluated);
+    decision.evaluated_at = Some(crate::clock::rfc3339(SystemTime::now()));
+    decision.duration_us = Some(started.elapsed().as_micros() as u64);
+    Ok(decision)
+}
+
+/// Turns hits into a decision (everything but timing).
+pub(crate) fn build(
+    engine: &Engine,
+    request: &CheckRequest,
+    stage: Stage,
+    hits: &[Hit],
+    fields: &[Field],
+) -> Decision {
+    let policy = &engine.policy;
+    let mode = policy.mode;
+    let interactive = request.is_interactive();
+    let request_id = request
+        .request_id
+        .clone()
+        .unwrap_or_else(crate::clock::new_id);
+    let mut decision = Decision::allow(request_id);
+    decision.mode = Some(mode);
+    decision.provider = Some(Provider::palisade());
+
+    // One finding per (check, field), in policy order then scan order.
+    let mut order: Vec<usize> = (0..hits.len()).collect();
+    order.sort_by_key(|&i| (hits[i].check, hits[i].field, hits[i].start));
+    let mut redactions: Vec<Hit> = Vec::new();
+    let mut first_redaction: Option<u32> = None;
+    let mut last: Option<(u32, u32)> = None;
+    for &i in &order {
+        let hit = hits[i];
+        let check = &policy.checks[hit.check as usize];
+        let field = &fields[hit.field as usize];
+        let mut action = check.on_fail.effective(mode);
+        let mut note: Option<&str> = None;
+        if action == FindingAction::Redact {
+            if field.kind.redactable() {
+                redactions.push(hit);
+            } else {
+                action = FindingAction::Block;
+                note = Some(
+                    "the matched text is in a field that cannot be redacted, so the request is blocked",
+                );
+            }
+        }
+        if action == FindingAction::Ask && !interactive {
+            action = FindingAction::Block;
+            note = Some("no human could be asked: the request is not interactive");
+        }
+        if last == Some((hit.check, hit.field)) {
+            continue;
+        }
+        last = Some((hit.check, hit.field));
+        let base = check
+            .message
+            .as_deref()
+            .unwrap_or_else(|| default_message(check));
+        let message = match note {
+            Some(n) => format!("{base} ({n})"),
+            None => base.to_owned(),
+        };
+        let location = if field.kind == FieldKind::ToolName {
+            Location::field(field.pointer.clone())
+        } else {
+            Location::span(field.pointer.clone(), hit.start, hit.end)
+        };
+        let finding = Finding {
+            check_id: check.id.clone(),
+            name: check.name.clone(),
+            check_type: check.kind.type_name().to_owned(),
+            severity: check.severity,
+            action,
+            reason_code: format!("guardrail.{}", check.kind.type_name()),
+            message: Some(message),
+            suggestion: check.suggestion.clone(),
+            location: Some(location),
+        };
+        if action.is_violation() {
+            decision.violations.push(finding);
+        } else {
+            if action == FindingAction::Redact && first_redaction.is_none() {
+                first_redaction = Some(hit.check);
+            }
+            decision.warnings.push(finding);
+        }
+    }
+
+    let any = |a: FindingAction| decision.violations.iter().any(|f| f.action == a);
+    let kind = if any(FindingAction::Block) {
+        DecisionKind::Block
+    } else if any(FindingAction::Ask) {
+        DecisionKind::Ask
+    } else if first_redaction.is_some() {
+        DecisionKind::Modify
+    } else {
+        DecisionKind::Allow
+    };
+    decision.set_kind(kind);
+    let noun = stage_noun(stage);
+    match kind {
+        DecisionKind::Block | DecisionKind::Ask => {
+            // The headline is the first violation in policy order whose action
+            // is the decision's own.
+            let wanted = if kind == DecisionKind::Block {
+                FindingAction::Block
+            } else {
+                FindingAction::Ask
+            };
+            let headline = decision.violations.iter().find(|f| f.action == wanted);
+            if let Some(f) = headline {
+                let check = &policy.checks[engine.ids[&f.check_id] as usize];
+                decision.reason_code = Some(f.reason_code.clone());
+                decision.message = Some(if kind == DecisionKind::Ask {
+                    format!("{noun} needs confirmation (guardrail check '{}')", check.id)
+                } else {
+                    format!("{noun} blocked by guardrail check '{}'", check.id)
+                });
+                decision.replacement = Some(
+                    check
+                        .replacement
+                        .clone()
+                        .unwrap_or_else(|| default_replacement(stage).to_owned()),
+                );
+            }
+        }
+        DecisionKind::Modify => {
+            if let Some(c) = first_redaction {
+                let check = &policy.checks[c as usize];
+                decision.reason_code = Some(format!("guardrail.{}", check.kind.type_name()));
+                decision.message =
+                    Some(format!("{noun} redacted by guardrail check '{}'", check.id));
+            }
+            decision.modified = Some(redact::apply(policy, request, fields, &redactions));
+        }
+        DecisionKind::Allow | DecisionKind::Error => {}
+    }
+    decision
+}

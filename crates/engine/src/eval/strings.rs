@@ -1,0 +1,162 @@
+//! The strings each stage scans (SPEC §4.1), each with its JSON pointer.
+
+use palisade_protocol::{CheckRequest, Stage, pointer};
+use serde_json::Value;
+
+/// Where a scanned string lives, which decides whether it can be redacted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FieldKind {
+    Content,
+    /// A string leaf of `tool.arguments`.
+    ArgString,
+    /// An object key in `tool.arguments`.
+    ArgKey,
+    /// A number leaf of `tool.arguments`, scanned as its JSON text.
+    ArgNumber,
+    /// `tool.output` when it is a string.
+    OutputText,
+    OutputString,
+    OutputKey,
+    OutputNumber,
+    ToolError,
+    ToolName,
+    /// `action.description`, `operation`, `resource.uri` or a target's `uri`.
+    ActionText,
+    /// A leaf or key of `action.attributes`.
+    Attribute,
+}
+
+impl FieldKind {
+    /// Whether `modified` can carry a redacted copy of this field.
+    pub(crate) fn redactable(self) -> bool {
+        matches!(
+            self,
+            FieldKind::Content
+                | FieldKind::ArgString
+                | FieldKind::ArgKey
+                | FieldKind::ArgNumber
+                | FieldKind::OutputText
+                | FieldKind::OutputString
+                | FieldKind::OutputKey
+                | FieldKind::OutputNumber
+        )
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Kinds {
+    string: FieldKind,
+    key: FieldKind,
+    number: FieldKind,
+}
+
+const ARGS: Kinds = Kinds {
+    string: FieldKind::ArgString,
+    key: FieldKind::ArgKey,
+    number: FieldKind::ArgNumber,
+};
+const OUTPUT: Kinds = Kinds {
+    string: FieldKind::OutputString,
+    key: FieldKind::OutputKey,
+    number: FieldKind::OutputNumber,
+};
+const ATTRS: Kinds = Kinds {
+    string: FieldKind::Attribute,
+    key: FieldKind::Attribute,
+    number: FieldKind::Attribute,
+};
+
+fn walk(value: &Value, ptr: &mut String, kinds: Kinds, f: &mut impl FnMut(&str, FieldKind, &str)) {
+    match value {
+        Value::String(s) => f(ptr, kinds.string, s),
+        Value::Number(n) => {
+            let text = n.to_string();
+            f(ptr, kinds.number, &text);
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let len = ptr.len();
+                pointer::push_index(ptr, i);
+                walk(item, ptr, kinds, f);
+                ptr.truncate(len);
+            }
+        }
+        Value::Object(members) => {
+            for (key, item) in members {
+                let len = ptr.len();
+                pointer::push(ptr, key);
+                f(ptr, kinds.key, key);
+                walk(item, ptr, kinds, f);
+                ptr.truncate(len);
+            }
+        }
+        Value::Null | Value::Bool(_) => {}
+    }
+}
+
+/// Calls `f(pointer, kind, text)` for every string the stage scans.
+pub(crate) fn for_each_string(
+    request: &CheckRequest,
+    stage: Stage,
+    mut f: impl FnMut(&str, FieldKind, &str),
+) {
+    let mut ptr = String::with_capacity(64);
+    match stage {
+        Stage::ToolUse => {
+            if let Some(args) = request.tool.as_ref().and_then(|t| t.arguments.as_ref()) {
+                ptr.push_str("/tool/arguments");
+                walk(args, &mut ptr, ARGS, &mut f);
+            }
+        }
+        Stage::ToolOutput => {
+            if let Some(tool) = &request.tool {
+                match &tool.output {
+                    Some(Value::String(s)) => f("/tool/output", FieldKind::OutputText, s),
+                    Some(other) => {
+                        ptr.push_str("/tool/output");
+                        walk(other, &mut ptr, OUTPUT, &mut f);
+                    }
+                    None => {}
+                }
+                if let Some(e) = &tool.error {
+                    f("/tool/error", FieldKind::ToolError, e);
+                }
+            }
+        }
+        Stage::Action => {
+            if let Some(action) = &request.action {
+                if let Some(d) = &action.description {
+                    f("/action/description", FieldKind::ActionText, d);
+                }
+                if let Some(o) = &action.operation {
+                    f("/action/operation", FieldKind::ActionText, o);
+                }
+                if let Some(u) = action.resource.as_ref().and_then(|r| r.uri.as_ref()) {
+                    f("/action/resource/uri", FieldKind::ActionText, u);
+                }
+                for (i, t) in action.targets.iter().flatten().enumerate() {
+                    ptr.clear();
+                    ptr.push_str("/action/targets");
+                    pointer::push_index(&mut ptr, i);
+                    ptr.push_str("/uri");
+                    f(&ptr, FieldKind::ActionText, &t.uri);
+                }
+                if let Some(attrs) = &action.attributes {
+                    ptr.clear();
+                    ptr.push_str("/action/attributes");
+                    for (key, item) in attrs {
+                        let len = ptr.len();
+                        pointer::push(&mut ptr, key);
+                        f(&ptr, FieldKind::Attribute, key);
+                        walk(item, &mut ptr, ATTRS, &mut f);
+                        ptr.truncate(len);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    if let Some(content) = &request.content {
+        f("/content", FieldKind::Content, content);
+    }
+}

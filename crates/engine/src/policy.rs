@@ -1,0 +1,169 @@
+//! The policy format: what checks exist, where they run and what a hit does.
+//!
+//! A [`Policy`] that exists is valid: it is only made by the loaders here,
+//! which report every problem at once and never return half a policy.
+
+pub mod limits;
+mod load;
+
+use palisade_protocol::{FindingAction, Mode, Severity, Stage};
+
+pub use load::SUPPORTED_TYPES;
+
+/// A validated policy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy {
+    pub(crate) mode: Mode,
+    pub(crate) checks: Vec<Check>,
+}
+
+/// One validated check.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Check {
+    /// Stable, unique id (default `<type>-<index>`).
+    pub id: String,
+    /// Human-readable name.
+    pub name: Option<String>,
+    /// The stages the check runs at, in the order given.
+    pub stages: Vec<Stage>,
+    /// What the check matches.
+    pub kind: CheckKind,
+    /// What a hit does.
+    pub on_fail: OnFail,
+    /// How serious a hit is.
+    pub severity: Severity,
+    /// The finding's message.
+    pub message: Option<String>,
+    /// How to resolve a hit.
+    pub suggestion: Option<String>,
+    /// Text shown instead of blocked output, or the redaction placeholder.
+    pub replacement: Option<String>,
+    /// Whether the check runs at all.
+    pub enabled: bool,
+}
+
+/// What a check matches.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum CheckKind {
+    /// Any of the patterns matches any scanned string.
+    Regex {
+        /// Regular expressions (Rust `regex` syntax).
+        patterns: Vec<String>,
+    },
+    /// Any of the words or phrases occurs in any scanned string.
+    Blocklist {
+        /// Words and phrases, matched as substrings.
+        words: Vec<String>,
+        /// Match case exactly (default: ASCII letters match either case, other letters by Unicode simple case folding).
+        case_sensitive: bool,
+        /// Only match when no word character touches either end of the occurrence.
+        whole_words: bool,
+    },
+    /// The tool's name matches any of the globs.
+    ToolPattern {
+        /// Globs over the tool name (`*`, `?`, `[…]`).
+        tools: Vec<String>,
+    },
+}
+
+impl CheckKind {
+    /// The type's name in a policy, such as `regex`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            CheckKind::Regex { .. } => "regex",
+            CheckKind::Blocklist { .. } => "blocklist",
+            CheckKind::ToolPattern { .. } => "tool_pattern",
+        }
+    }
+}
+
+/// What a hit does to the decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[non_exhaustive]
+pub enum OnFail {
+    /// Block the request (the default).
+    #[default]
+    Block,
+    /// Ask a human; blocks when the request is not interactive.
+    Ask,
+    /// Replace the matched text and let the request through as `modify`.
+    Redact,
+    /// Report a warning.
+    Warn,
+    /// Only record the hit.
+    Log,
+}
+
+impl OnFail {
+    /// Every value.
+    pub const ALL: &'static [OnFail] = &[
+        OnFail::Block,
+        OnFail::Ask,
+        OnFail::Redact,
+        OnFail::Warn,
+        OnFail::Log,
+    ];
+
+    /// The value's spelling in a policy.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnFail::Block => "block",
+            OnFail::Ask => "ask",
+            OnFail::Redact => "redact",
+            OnFail::Warn => "warn",
+            OnFail::Log => "log",
+        }
+    }
+
+    pub(crate) fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|v| v.as_str() == s)
+    }
+
+    /// The finding action a hit gets in a mode (advisory turns everything into `log`).
+    pub fn effective(self, mode: Mode) -> FindingAction {
+        if mode == Mode::Advisory {
+            return FindingAction::Log;
+        }
+        match self {
+            OnFail::Block => FindingAction::Block,
+            OnFail::Ask => FindingAction::Ask,
+            OnFail::Redact => FindingAction::Redact,
+            OnFail::Warn => FindingAction::Warn,
+            OnFail::Log => FindingAction::Log,
+        }
+    }
+}
+
+impl Policy {
+    /// The policy's mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The checks, in policy order.
+    pub fn checks(&self) -> &[Check] {
+        &self.checks
+    }
+
+    /// Parses and validates a JSON policy.
+    pub fn from_json_str(text: &str) -> Result<Self, crate::PolicyErrors> {
+        load::from_json_str(text)
+    }
+
+    /// Parses and validates a YAML policy.
+    pub fn from_yaml_str(text: &str) -> Result<Self, crate::PolicyErrors> {
+        load::from_yaml_str(text)
+    }
+
+    /// Validates a policy already parsed into JSON values.
+    pub fn from_value(value: &serde_json::Value) -> Result<Self, crate::PolicyErrors> {
+        load::from_value(value)
+    }
+
+    /// Reads a policy file: YAML for `.yaml`/`.yml`, JSON for `.json`.
+    pub fn from_path(path: impl AsRef<std::path::Path>) -> Result<Self, crate::PolicyErrors> {
+        load::from_path(path.as_ref())
+    }
+}

@@ -1,0 +1,20 @@
+//! Size limits on policies, so that one policy cannot exhaust the service.
+
+/// Most checks in one policy.
+pub const MAX_CHECKS: usize = 10_000;
+/// Most entries (patterns, words, globs) in one check.
+pub const MAX_ENTRIES_PER_CHECK: usize = 100_000;
+/// Most entries over all checks of a policy.
+pub const MAX_ENTRIES_TOTAL: usize = 1_000_000;
+/// Longest entry (pattern, word, glob), in bytes.
+pub const MAX_ENTRY_BYTES: usize = 4_096;
+/// Longest `replacement`, in bytes.
+pub const MAX_REPLACEMENT_BYTES: usize = 4_096;
+/// Longest `message`, `suggestion` or `name`, in bytes.
+pub const MAX_TEXT_BYTES: usize = 4_096;
+/// Longest check id, in bytes.
+pub const MAX_ID_BYTES: usize = 128;
+/// Largest compiled form of one regex pattern, in bytes.
+pub const MAX_REGEX_BYTES: usize = 2 * 1024 * 1024;
+/// Largest policy document, in bytes.
+pub const MAX_POLICY_BYTES: usize = 64 * 1024 * 1024;

@@ -1,0 +1,580 @@
+//! Reading a policy document (JSON or YAML) into a validated [`Policy`],
+//! collecting every problem with its JSON pointer.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use palisade_protocol::{Mode, Severity, Stage, pointer};
+use serde_json::{Map, Value};
+
+use super::limits::*;
+use super::{Check, CheckKind, OnFail, Policy};
+use crate::error::{PolicyError, PolicyErrors};
+
+/// The check types this version evaluates.
+pub const SUPPORTED_TYPES: &[&str] = &["regex", "blocklist", "tool_pattern"];
+
+/// Check types of the policy format that this version does not evaluate.
+const LATER_TYPES: &[&str] = &[
+    "llm_judge",
+    "mcp",
+    "moderation",
+    "condition",
+    "path",
+    "workspace",
+    "command",
+    "rate_limit",
+    "schema",
+    "secrets",
+    "pii",
+];
+
+const COMMON_FIELDS: &[&str] = &[
+    "id",
+    "name",
+    "stage",
+    "type",
+    "on_fail",
+    "severity",
+    "message",
+    "suggestion",
+    "replacement",
+    "enabled",
+    "on_error",
+    "when",
+];
+
+pub(super) fn from_path(path: &Path) -> Result<Policy, PolicyErrors> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        PolicyErrors::one(
+            "",
+            format!("cannot read policy file `{}`: {e}", path.display()),
+        )
+    })?;
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("yaml" | "yml") => from_yaml_str(&text),
+        Some("json") => from_json_str(&text),
+        _ => Err(PolicyErrors::one(
+            "",
+            format!(
+                "cannot tell the format of `{}`: name it `.json`, `.yaml` or `.yml`",
+                path.display()
+            ),
+        )),
+    }
+}
+
+pub(super) fn from_json_str(text: &str) -> Result<Policy, PolicyErrors> {
+    check_size(text)?;
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| PolicyErrors::one("", format!("invalid JSON: {e}")))?;
+    from_value(&value)
+}
+
+pub(super) fn from_yaml_str(text: &str) -> Result<Policy, PolicyErrors> {
+    check_size(text)?;
+    let value: Value = serde_yaml_ng::from_str(text)
+        .map_err(|e| PolicyErrors::one("", format!("invalid YAML: {e}")))?;
+    from_value(&value)
+}
+
+fn check_size(text: &str) -> Result<(), PolicyErrors> {
+    if text.len() > MAX_POLICY_BYTES {
+        return Err(PolicyErrors::one(
+            "",
+            format!(
+                "policy is {} bytes; the limit is {MAX_POLICY_BYTES}",
+                text.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn from_value(value: &Value) -> Result<Policy, PolicyErrors> {
+    let mut cx = Loader::default();
+    let policy = cx.policy(value);
+    if cx.errors.is_empty() {
+        Ok(policy)
+    } else {
+        Err(PolicyErrors { errors: cx.errors })
+    }
+}
+
+#[derive(Default)]
+struct Loader {
+    errors: Vec<PolicyError>,
+    total_entries: usize,
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn child(ptr: &str, key: &str) -> String {
+    let mut p = ptr.to_owned();
+    pointer::push(&mut p, key);
+    p
+}
+
+fn index(ptr: &str, i: usize) -> String {
+    let mut p = ptr.to_owned();
+    pointer::push_index(&mut p, i);
+    p
+}
+
+fn one_of(values: &[&str]) -> String {
+    values
+        .iter()
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Loader {
+    fn err(&mut self, pointer: impl Into<String>, message: impl Into<String>) {
+        self.errors.push(PolicyError::new(pointer, message));
+    }
+
+    fn policy(&mut self, value: &Value) -> Policy {
+        let mut policy = Policy {
+            mode: Mode::Active,
+            checks: Vec::new(),
+        };
+        let Some(obj) = value.as_object() else {
+            self.err(
+                "",
+                format!("a policy must be an object, not {}", json_type(value)),
+            );
+            return policy;
+        };
+        for key in obj.keys() {
+            if !matches!(key.as_str(), "mode" | "checks" | "$schema") {
+                self.err(
+                    child("", key),
+                    format!("unknown field `{key}`; a policy has `mode` and `checks`"),
+                );
+            }
+        }
+        if let Some(mode) = obj.get("mode") {
+            match mode.as_str() {
+                Some("active") => policy.mode = Mode::Active,
+                Some("advisory") => policy.mode = Mode::Advisory,
+                _ => self.err(
+                    "/mode",
+                    format!("unknown mode {mode}; expected `active` or `advisory`"),
+                ),
+            }
+        }
+        let Some(checks) = obj.get("checks") else {
+            self.err(
+                "",
+                "missing field `checks` (an array of checks; it may be empty)",
+            );
+            return policy;
+        };
+        let Some(items) = checks.as_array() else {
+            self.err(
+                "/checks",
+                format!("`checks` must be an array, not {}", json_type(checks)),
+            );
+            return policy;
+        };
+        if items.len() > MAX_CHECKS {
+            self.err(
+                "/checks",
+                format!(
+                    "{} checks; a policy holds at most {MAX_CHECKS}",
+                    items.len()
+                ),
+            );
+            return policy;
+        }
+        let mut ids: HashMap<String, usize> = HashMap::new();
+        for (i, item) in items.iter().enumerate() {
+            let ptr = index("/checks", i);
+            if let Some(check) = self.check(&ptr, i, item) {
+                if let Some(first) = ids.get(&check.id) {
+                    self.err(
+                        child(&ptr, "id"),
+                        format!(
+                            "duplicate check id `{}` (first used by /checks/{first})",
+                            check.id
+                        ),
+                    );
+                } else {
+                    ids.insert(check.id.clone(), i);
+                }
+                policy.checks.push(check);
+            }
+        }
+        if self.total_entries > MAX_ENTRIES_TOTAL {
+            self.err(
+                "/checks",
+                format!(
+                    "{} entries over all checks; a policy holds at most {MAX_ENTRIES_TOTAL}",
+                    self.total_entries
+                ),
+            );
+        }
+        policy
+    }
+
+    fn check(&mut self, ptr: &str, i: usize, value: &Value) -> Option<Check> {
+        let Some(obj) = value.as_object() else {
+            self.err(
+                ptr,
+                format!("a check must be an object, not {}", json_type(value)),
+            );
+            return None;
+        };
+        let before = self.errors.len();
+        let type_name = match obj.get("type") {
+            None => {
+                self.err(
+                    ptr,
+                    format!("missing field `type`; one of {}", one_of(SUPPORTED_TYPES)),
+                );
+                None
+            }
+            Some(Value::String(t)) if SUPPORTED_TYPES.contains(&t.as_str()) => Some(t.as_str()),
+            Some(Value::String(t)) if LATER_TYPES.contains(&t.as_str()) => {
+                self.err(
+                    child(ptr, "type"),
+                    format!(
+                        "check type `{t}` is not available in this version; available: {}",
+                        one_of(SUPPORTED_TYPES)
+                    ),
+                );
+                None
+            }
+            Some(other) => {
+                self.err(
+                    child(ptr, "type"),
+                    format!(
+                        "unknown check type {other}; expected one of {}",
+                        one_of(SUPPORTED_TYPES)
+                    ),
+                );
+                None
+            }
+        };
+        let type_fields: &[&str] = match type_name {
+            Some("regex") => &["patterns"],
+            Some("blocklist") => &["words", "case_sensitive", "whole_words"],
+            Some("tool_pattern") => &["tools"],
+            _ => &[],
+        };
+        if let Some(t) = type_name {
+            for key in obj.keys() {
+                if !COMMON_FIELDS.contains(&key.as_str()) && !type_fields.contains(&key.as_str()) {
+                    self.err(
+                        child(ptr, key),
+                        format!(
+                            "unknown field `{key}` for type `{t}`; its own fields are {}",
+                            one_of(type_fields)
+                        ),
+                    );
+                }
+            }
+        }
+        let id = match obj.get("id") {
+            None => type_name.map(|t| format!("{t}-{i}")).unwrap_or_default(),
+            Some(v) => self.id(&child(ptr, "id"), v).unwrap_or_default(),
+        };
+        let name = self.text(obj, ptr, "name", MAX_TEXT_BYTES);
+        let message = self.text(obj, ptr, "message", MAX_TEXT_BYTES);
+        let suggestion = self.text(obj, ptr, "suggestion", MAX_TEXT_BYTES);
+        let replacement = self.text(obj, ptr, "replacement", MAX_REPLACEMENT_BYTES);
+        let enabled = self.boolean(obj, ptr, "enabled").unwrap_or(true);
+        let on_fail = match obj.get("on_fail") {
+            None => OnFail::Block,
+            Some(v) => match v.as_str().and_then(OnFail::from_name) {
+                Some(f) => f,
+                None => {
+                    let all: Vec<&str> = OnFail::ALL.iter().map(|f| f.as_str()).collect();
+                    self.err(
+                        child(ptr, "on_fail"),
+                        format!("unknown on_fail {v}; expected one of {}", one_of(&all)),
+                    );
+                    OnFail::Block
+                }
+            },
+        };
+        let severity = match obj.get("severity") {
+            None => Severity::Medium,
+            Some(v) => match v.as_str().and_then(Severity::from_wire) {
+                Some(s) => s,
+                None => {
+                    let all: Vec<&str> = Severity::ALL.iter().map(|s| s.as_str()).collect();
+                    self.err(
+                        child(ptr, "severity"),
+                        format!("unknown severity {v}; expected one of {}", one_of(&all)),
+                    );
+                    Severity::Medium
+                }
+            },
+        };
+        if obj.contains_key("on_error") {
+            self.err(
+                child(ptr, "on_error"),
+                "`on_error` applies only to async checks (`llm_judge`, `mcp`, `moderation`)",
+            );
+        }
+        if obj.contains_key("when") {
+            self.err(
+                child(ptr, "when"),
+                "`when` conditions are not available in this version",
+            );
+        }
+        let stages = self.stages(obj, ptr, type_name);
+        let kind = match type_name {
+            Some("regex") => {
+                let patterns = self.entries(obj, ptr, "patterns");
+                for (j, p) in patterns.iter().enumerate() {
+                    self.regex(&index(&child(ptr, "patterns"), j), p);
+                }
+                Some(CheckKind::Regex { patterns })
+            }
+            Some("blocklist") => {
+                let words = self.entries(obj, ptr, "words");
+                let case_sensitive = self.boolean(obj, ptr, "case_sensitive").unwrap_or(false);
+                let whole_words = self.boolean(obj, ptr, "whole_words").unwrap_or(false);
+                Some(CheckKind::Blocklist {
+                    words,
+                    case_sensitive,
+                    whole_words,
+                })
+            }
+            Some("tool_pattern") => {
+                let tools = self.entries(obj, ptr, "tools");
+                for (j, g) in tools.iter().enumerate() {
+                    if let Err(e) = crate::tools::validate_glob(g) {
+                        self.err(index(&child(ptr, "tools"), j), e);
+                    }
+                }
+                if on_fail == OnFail::Redact {
+                    self.err(
+                        child(ptr, "on_fail"),
+                        "`redact` needs text to redact; type `tool_pattern` matches a tool name \
+                         (use `block`, `ask`, `warn` or `log`)",
+                    );
+                }
+                Some(CheckKind::ToolPattern { tools })
+            }
+            _ => None,
+        };
+        if self.errors.len() > before {
+            return None;
+        }
+        Some(Check {
+            id,
+            name,
+            stages,
+            kind: kind?,
+            on_fail,
+            severity,
+            message,
+            suggestion,
+            replacement,
+            enabled,
+        })
+    }
+
+    fn id(&mut self, ptr: &str, v: &Value) -> Option<String> {
+        let Some(id) = v.as_str() else {
+            self.err(ptr, format!("`id` must be a string, not {}", json_type(v)));
+            return None;
+        };
+        if id.is_empty() || id.len() > MAX_ID_BYTES {
+            self.err(ptr, format!("`id` must be 1 to {MAX_ID_BYTES} bytes long"));
+            return None;
+        }
+        if let Some(c) = id
+            .chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':')))
+        {
+            self.err(
+                ptr,
+                format!("`id` `{id}` contains {c:?}; ids use letters, digits and `_` `-` `.` `:`"),
+            );
+            return None;
+        }
+        Some(id.to_owned())
+    }
+
+    fn text(
+        &mut self,
+        obj: &Map<String, Value>,
+        ptr: &str,
+        key: &str,
+        max: usize,
+    ) -> Option<String> {
+        let v = obj.get(key)?;
+        let Some(s) = v.as_str() else {
+            self.err(
+                child(ptr, key),
+                format!("`{key}` must be a string, not {}", json_type(v)),
+            );
+            return None;
+        };
+        if s.len() > max {
+            self.err(
+                child(ptr, key),
+                format!("`{key}` is {} bytes; the limit is {max}", s.len()),
+            );
+            return None;
+        }
+        Some(s.to_owned())
+    }
+
+    fn boolean(&mut self, obj: &Map<String, Value>, ptr: &str, key: &str) -> Option<bool> {
+        let v = obj.get(key)?;
+        match v.as_bool() {
+            Some(b) => Some(b),
+            None => {
+                self.err(
+                    child(ptr, key),
+                    format!("`{key}` must be true or false, not {}", json_type(v)),
+                );
+                None
+            }
+        }
+    }
+
+    fn stages(
+        &mut self,
+        obj: &Map<String, Value>,
+        ptr: &str,
+        type_name: Option<&str>,
+    ) -> Vec<Stage> {
+        let all: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+        let sptr = child(ptr, "stage");
+        let Some(v) = obj.get("stage") else {
+            self.err(
+                ptr,
+                format!(
+                    "missing field `stage`; one of {} or a list of them",
+                    one_of(&all)
+                ),
+            );
+            return Vec::new();
+        };
+        let mut stages = Vec::new();
+        let mut one =
+            |this: &mut Self, p: String, v: &Value| match v.as_str().and_then(Stage::from_wire) {
+                Some(s) => {
+                    if !stages.contains(&s) {
+                        stages.push(s);
+                    }
+                }
+                None => this.err(
+                    p,
+                    format!("unknown stage {v}; expected one of {}", one_of(&all)),
+                ),
+            };
+        match v {
+            Value::Array(items) if items.is_empty() => {
+                self.err(sptr.clone(), "`stage` must name at least one stage");
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    one(self, index(&sptr, i), item);
+                }
+            }
+            other => one(self, sptr.clone(), other),
+        }
+        if let Some(t) = type_name {
+            let allowed = supported_stages(t);
+            for s in &stages {
+                if !allowed.contains(s) {
+                    let names: Vec<&str> = allowed.iter().map(|s| s.as_str()).collect();
+                    self.err(
+                        sptr.clone(),
+                        format!(
+                            "type `{t}` does not run at stage `{s}`; it runs at {}",
+                            one_of(&names)
+                        ),
+                    );
+                }
+            }
+        }
+        stages
+    }
+
+    fn entries(&mut self, obj: &Map<String, Value>, ptr: &str, key: &str) -> Vec<String> {
+        let eptr = child(ptr, key);
+        let Some(v) = obj.get(key) else {
+            self.err(
+                ptr,
+                format!("missing field `{key}` (a non-empty array of strings)"),
+            );
+            return Vec::new();
+        };
+        let Some(items) = v.as_array() else {
+            self.err(
+                eptr,
+                format!("`{key}` must be an array of strings, not {}", json_type(v)),
+            );
+            return Vec::new();
+        };
+        if items.is_empty() {
+            self.err(eptr, format!("`{key}` must not be empty"));
+            return Vec::new();
+        }
+        if items.len() > MAX_ENTRIES_PER_CHECK {
+            self.err(
+                eptr,
+                format!(
+                    "{} entries; a check holds at most {MAX_ENTRIES_PER_CHECK}",
+                    items.len()
+                ),
+            );
+            return Vec::new();
+        }
+        self.total_entries += items.len();
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let iptr = index(&eptr, i);
+            match item.as_str() {
+                None => self.err(
+                    iptr,
+                    format!("entries must be strings, not {}", json_type(item)),
+                ),
+                Some("") => self.err(iptr, "entries must not be empty"),
+                Some(s) if s.len() > MAX_ENTRY_BYTES => self.err(
+                    iptr,
+                    format!("entry is {} bytes; the limit is {MAX_ENTRY_BYTES}", s.len()),
+                ),
+                Some(s) => out.push(s.to_owned()),
+            }
+        }
+        out
+    }
+
+    fn regex(&mut self, ptr: &str, pattern: &str) {
+        if let Err(message) = crate::scan::pattern::validate(pattern) {
+            self.err(ptr, message);
+        }
+    }
+}
+
+/// The stages a check type can run at.
+pub(crate) fn supported_stages(type_name: &str) -> &'static [Stage] {
+    match type_name {
+        "tool_pattern" => &[Stage::ToolUse],
+        _ => Stage::ALL,
+    }
+}

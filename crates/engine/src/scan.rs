@@ -1,0 +1,259 @@
+//! Multi-pattern scanning: every regex pattern and blocklist word of a stage
+//! found with a fixed number of passes over each string, however many checks
+//! there are.
+//!
+//! A stage's [`StageMatcher`] holds
+//! - one literal filter ([`literal`]) over all blocklist words and the
+//!   prefix literals of every regex that has good ones; a regex candidate is
+//!   confirmed by running its exact regex anchored at the candidate,
+//! - one multi-pattern lazy DFA over the relaxed form of the remaining
+//!   regexes ([`pattern`]), confirmed per reported pattern with the exact regex.
+
+pub(crate) mod literal;
+pub(crate) mod pattern;
+pub mod stream;
+
+use regex_automata::{Anchored, Input, PatternSet, meta};
+use regex_syntax::hir::Hir;
+
+use literal::{LiteralSet, LiteralSetBuilder};
+
+/// Receives hits while a string is scanned.
+pub(crate) trait Sink {
+    /// Whether hits of this check are still wanted (it is active, and it has
+    /// not hit yet or needs every span).
+    fn wants(&mut self, check: u32) -> bool;
+    /// A hit of `check` on bytes `start..end` of the string.
+    fn hit(&mut self, check: u32, start: usize, end: usize);
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    Word { check: u32, len: u32, whole: bool },
+    Prefix { regex: u32 },
+}
+
+#[derive(Clone, Debug)]
+struct RegexEntry {
+    check: u32,
+    exact: meta::Regex,
+    /// A blocklist word compiled as a regex, with `whole_words`.
+    whole: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Residual {
+    set: meta::Regex,
+    /// Pattern id in `set` → index into `regexes`.
+    regex_ids: Vec<u32>,
+}
+
+/// Everything a stage scans strings for.
+#[derive(Clone, Debug)]
+pub(crate) struct StageMatcher {
+    literals: LiteralSet,
+    targets: Vec<Target>,
+    regexes: Vec<RegexEntry>,
+    residual: Option<Residual>,
+}
+
+/// Collects a stage's words and patterns.
+#[derive(Default)]
+pub(crate) struct MatcherBuilder {
+    literals: LiteralSetBuilder,
+    targets: Vec<Target>,
+    regexes: Vec<(u32, Hir, bool)>,
+}
+
+/// Whether `c` is a word character as Unicode `\w` defines it.
+pub(crate) fn is_word_char(c: char) -> bool {
+    regex_syntax::try_is_word_character(c).unwrap_or(c.is_alphanumeric() || c == '_')
+}
+
+/// Whether no word character touches `s[start..end]` on either side.
+pub(crate) fn whole_word_at(s: &str, start: usize, end: usize) -> bool {
+    let before = s.get(..start).and_then(|p| p.chars().next_back());
+    let after = s.get(end..).and_then(|p| p.chars().next());
+    !before.is_some_and(is_word_char) && !after.is_some_and(is_word_char)
+}
+
+impl MatcherBuilder {
+    /// Adds a blocklist word of `check`.
+    pub(crate) fn add_word(&mut self, check: u32, word: &str, case_sensitive: bool, whole: bool) {
+        if case_sensitive || word.is_ascii() {
+            let id = self.literals.add(word.as_bytes(), !case_sensitive);
+            debug_assert_eq!(id as usize, self.targets.len());
+            self.targets.push(Target::Word {
+                check,
+                len: word.len() as u32,
+                whole,
+            });
+        } else {
+            // Non-ASCII letters fold by Unicode simple case folding, as `(?i)` does.
+            let pattern = format!("(?i){}", regex_syntax::escape(word));
+            if let Ok(hir) = pattern::parse(&pattern) {
+                self.regexes.push((check, hir, whole));
+            }
+        }
+    }
+
+    /// Adds a (validated) regex pattern of `check`.
+    pub(crate) fn add_pattern(&mut self, check: u32, hir: Hir) {
+        self.regexes.push((check, hir, false));
+    }
+
+    pub(crate) fn build(mut self) -> Result<StageMatcher, String> {
+        let mut entries = Vec::with_capacity(self.regexes.len());
+        let mut residual_hirs = Vec::new();
+        let mut residual_ids = Vec::new();
+        for (i, (check, hir, whole)) in self.regexes.iter().enumerate() {
+            let exact = pattern::exact_regex(hir)?;
+            entries.push(RegexEntry {
+                check: *check,
+                exact,
+                whole: *whole,
+            });
+            match pattern::prefixes(hir) {
+                Some(prefixes) => {
+                    for p in prefixes {
+                        self.literals.add(&p, true);
+                        self.targets.push(Target::Prefix { regex: i as u32 });
+                    }
+                }
+                None => {
+                    residual_hirs.push(pattern::relax(hir));
+                    residual_ids.push(i as u32);
+                }
+            }
+        }
+        let residual = if residual_hirs.is_empty() {
+            None
+        } else {
+            Some(Residual {
+                set: pattern::multi_regex(&residual_hirs)?,
+                regex_ids: residual_ids,
+            })
+        };
+        Ok(StageMatcher {
+            literals: self.literals.build(),
+            targets: self.targets,
+            regexes: entries,
+            residual,
+        })
+    }
+}
+
+impl StageMatcher {
+    /// Scans one string, reporting hits to `sink`.
+    pub(crate) fn scan(&self, s: &str, sink: &mut impl Sink) {
+        let hay = s.as_bytes();
+        self.literals
+            .for_each(hay, |literal, start| match self.targets[literal as usize] {
+                Target::Word { check, len, whole } => {
+                    let end = start + len as usize;
+                    if sink.wants(check) && (!whole || whole_word_at(s, start, end)) {
+                        sink.hit(check, start, end);
+                    }
+                }
+                Target::Prefix { regex } => {
+                    let entry = &self.regexes[regex as usize];
+                    if !sink.wants(entry.check) {
+                        return;
+                    }
+                    let input = Input::new(hay)
+                        .span(start..hay.len())
+                        .anchored(Anchored::Yes);
+                    if let Some(m) = entry.exact.search(&input)
+                        && (!entry.whole || whole_word_at(s, m.start(), m.end()))
+                    {
+                        sink.hit(entry.check, m.start(), m.end());
+                    }
+                }
+            });
+        if let Some(residual) = &self.residual {
+            self.scan_residual(residual, s, sink);
+        }
+    }
+
+    fn scan_residual(&self, residual: &Residual, s: &str, sink: &mut impl Sink) {
+        let ids = &residual.regex_ids;
+        if !ids
+            .iter()
+            .any(|&r| sink.wants(self.regexes[r as usize].check))
+        {
+            return;
+        }
+        let mut set = PatternSet::new(residual.set.pattern_len());
+        residual
+            .set
+            .which_overlapping_matches(&Input::new(s), &mut set);
+        for pid in set.iter() {
+            let entry = &self.regexes[ids[pid.as_usize()] as usize];
+            for m in entry.exact.find_iter(s) {
+                if !sink.wants(entry.check) {
+                    break;
+                }
+                if !entry.whole || whole_word_at(s, m.start(), m.end()) {
+                    sink.hit(entry.check, m.start(), m.end());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Collect(Vec<(u32, usize, usize)>);
+
+    impl Sink for Collect {
+        fn wants(&mut self, _check: u32) -> bool {
+            true
+        }
+        fn hit(&mut self, check: u32, start: usize, end: usize) {
+            self.0.push((check, start, end));
+        }
+    }
+
+    fn scan(m: &StageMatcher, s: &str) -> Vec<(u32, usize, usize)> {
+        let mut c = Collect::default();
+        m.scan(s, &mut c);
+        c.0.sort();
+        c.0
+    }
+
+    #[test]
+    fn unicode_word_boundaries_are_exact() {
+        let mut b = MatcherBuilder::default();
+        b.add_pattern(0, pattern::parse(r"\bkey-[0-9a-z]{4}\b").unwrap());
+        b.add_pattern(1, pattern::parse(r"\b[0-9]{3}-[0-9]{2}\b").unwrap());
+        let m = b.build().unwrap();
+        // ASCII neighbours
+        assert_eq!(scan(&m, "a key-ab12 b"), [(0, 2, 10)]);
+        assert_eq!(scan(&m, "monkey-ab12"), []);
+        // non-ASCII word characters are word characters: no boundary
+        assert_eq!(scan(&m, "\u{e9}key-ab12"), []);
+        assert_eq!(scan(&m, "key-ab12\u{e9}"), []);
+        assert_eq!(scan(&m, "\u{65e5}123-45"), []);
+        // non-ASCII non-word characters are boundaries
+        assert_eq!(scan(&m, "\u{2014}key-ab12\u{2014}"), [(0, 3, 11)]);
+        assert_eq!(scan(&m, "\u{2014}123-45\u{2014}"), [(1, 3, 9)]);
+    }
+
+    #[test]
+    fn words_case_and_whole_words() {
+        let mut b = MatcherBuilder::default();
+        b.add_word(0, "drop table", false, false);
+        b.add_word(1, "Secret", true, false);
+        b.add_word(2, "cat", false, true);
+        b.add_word(3, "Z\u{fc}rich", false, false);
+        let m = b.build().unwrap();
+        assert_eq!(scan(&m, "DROP TABLE x"), [(0, 0, 10)]);
+        assert_eq!(scan(&m, "secret Secret"), [(1, 7, 13)]);
+        assert_eq!(scan(&m, "concatenate cat_x cat."), [(2, 18, 21)]);
+        assert_eq!(scan(&m, "\u{e9}cat"), []);
+        assert_eq!(scan(&m, "Z\u{dc}RICH"), [(3, 0, 7)]);
+    }
+}

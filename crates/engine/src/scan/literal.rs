@@ -1,0 +1,376 @@
+//! The literal filter: finds every occurrence of many literals (blocklist
+//! words and the prefixes of regex patterns) in one pass over a string.
+//!
+//! Literals of three bytes or more are indexed by one four-byte window each
+//! (the rarest window of the literal, ASCII case folded). The scan hashes
+//! every four-byte window of the text into a bit table that fits in cache;
+//! only windows whose bit is set are looked up and compared. Literals of one
+//! or two bytes go to a small Aho-Corasick automaton. Every reported
+//! occurrence has been compared byte for byte: the filter never reports a
+//! false hit and never misses a true one.
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+/// Folds ASCII upper case onto lower case in all four (or eight) bytes. Other
+/// bytes are changed too, which only adds candidates, never loses one.
+const FOLD32: u32 = 0x2020_2020;
+const FOLD64: u64 = 0x2020_2020_2020_2020;
+
+#[inline(always)]
+fn hash(key: u32, bits: u32) -> usize {
+    (key.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
+}
+
+/// How common a byte is in typical text (higher is more common), used to pick
+/// the rarest window of a literal.
+fn commonness(b: u8) -> u32 {
+    match b.to_ascii_lowercase() {
+        b' ' => 100,
+        b'e' => 90,
+        b't' => 85,
+        b'a' | b'o' => 80,
+        b'i' | b'n' => 75,
+        b's' => 70,
+        b'h' | b'r' => 65,
+        b'd' | b'l' => 55,
+        b'\n' | b'c' | b'u' => 50,
+        b'm' => 45,
+        b'.' | b',' | b'w' | b'f' | b'g' | b'y' | b'p' => 40,
+        b'0'..=b'9' | b'_' | b'-' | b'/' | b'"' => 35,
+        b'b' => 30,
+        b'v' | b'k' | b':' | b'=' => 25,
+        b'j' | b'x' | b'q' | b'z' => 10,
+        0x80..=0xFF => 12,
+        _ => 15,
+    }
+}
+
+/// One literal to find.
+#[derive(Clone, Debug)]
+struct Literal {
+    /// The bytes, ASCII-lowercased when `case_insensitive`.
+    bytes: Box<[u8]>,
+    case_insensitive: bool,
+}
+
+impl Literal {
+    #[inline]
+    fn matches_at(&self, hay: &[u8], start: usize) -> bool {
+        let Some(window) = hay.get(start..start + self.bytes.len()) else {
+            return false;
+        };
+        if self.case_insensitive {
+            window.eq_ignore_ascii_case(&self.bytes)
+        } else {
+            *window == *self.bytes
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u32,
+    literal: u32,
+    offset: u32,
+}
+
+#[derive(Clone, Debug)]
+struct GramFilter {
+    bits: u32,
+    table: Vec<u64>,
+    bucket_bits: u32,
+    starts: Vec<u32>,
+    entries: Vec<Entry>,
+}
+
+/// Collects literals, then builds a [`LiteralSet`].
+#[derive(Default)]
+pub(crate) struct LiteralSetBuilder {
+    literals: Vec<Literal>,
+}
+
+impl LiteralSetBuilder {
+    /// Adds a literal (non-empty) and returns its id.
+    pub(crate) fn add(&mut self, bytes: &[u8], case_insensitive: bool) -> u32 {
+        let bytes = if case_insensitive {
+            bytes.to_ascii_lowercase()
+        } else {
+            bytes.to_vec()
+        };
+        self.literals.push(Literal {
+            bytes: bytes.into(),
+            case_insensitive,
+        });
+        (self.literals.len() - 1) as u32
+    }
+
+    pub(crate) fn build(self) -> LiteralSet {
+        let mut entries: Vec<Entry> = Vec::new();
+        let mut short_patterns: Vec<&[u8]> = Vec::new();
+        let mut short_ids: Vec<u32> = Vec::new();
+        for (id, lit) in self.literals.iter().enumerate() {
+            let id = id as u32;
+            let b = &lit.bytes;
+            match b.len() {
+                0 => {}
+                1 | 2 => {
+                    short_patterns.push(b);
+                    short_ids.push(id);
+                }
+                3 => {
+                    // Every fourth byte: the literal may end the string or be
+                    // followed by anything.
+                    let mut keys: Vec<u32> = (0..=255u8)
+                        .map(|x| u32::from_le_bytes([b[0], b[1], b[2], x]) | FOLD32)
+                        .collect();
+                    keys.sort_unstable();
+                    keys.dedup();
+                    entries.extend(keys.into_iter().map(|key| Entry {
+                        key,
+                        literal: id,
+                        offset: 0,
+                    }));
+                }
+                n => {
+                    let offset = (0..=n - 4)
+                        .min_by_key(|&o| b[o..o + 4].iter().map(|&c| commonness(c)).sum::<u32>())
+                        .unwrap_or(0);
+                    let key = u32::from_le_bytes([
+                        b[offset],
+                        b[offset + 1],
+                        b[offset + 2],
+                        b[offset + 3],
+                    ]) | FOLD32;
+                    entries.push(Entry {
+                        key,
+                        literal: id,
+                        offset: offset as u32,
+                    });
+                }
+            }
+        }
+        let gram = (!entries.is_empty()).then(|| GramFilter::new(entries));
+        let short = if short_patterns.is_empty() {
+            None
+        } else {
+            AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::Standard)
+                .build(&short_patterns)
+                .ok()
+        };
+        LiteralSet {
+            literals: self.literals,
+            gram,
+            short,
+            short_ids,
+        }
+    }
+}
+
+impl GramFilter {
+    fn new(mut entries: Vec<Entry>) -> Self {
+        let n = entries.len().max(1);
+        let bits = (usize::BITS - n.leading_zeros() + 7).clamp(12, 22);
+        let bucket_bits = (usize::BITS - n.leading_zeros()).clamp(4, 20);
+        let mut table = vec![0u64; (1usize << bits) / 64];
+        for e in &entries {
+            let h = hash(e.key, bits);
+            table[h >> 6] |= 1u64 << (h & 63);
+        }
+        entries.sort_by_key(|e| (hash(e.key, bucket_bits), e.key, e.literal));
+        let mut starts = vec![0u32; (1usize << bucket_bits) + 1];
+        for e in &entries {
+            starts[hash(e.key, bucket_bits) + 1] += 1;
+        }
+        for i in 0..(1usize << bucket_bits) {
+            starts[i + 1] += starts[i];
+        }
+        Self {
+            bits,
+            table,
+            bucket_bits,
+            starts,
+            entries,
+        }
+    }
+
+    #[inline(always)]
+    fn maybe(&self, key: u32) -> bool {
+        let h = hash(key, self.bits);
+        self.table[h >> 6] & (1u64 << (h & 63)) != 0
+    }
+}
+
+/// A compiled set of literals.
+#[derive(Clone, Debug)]
+pub(crate) struct LiteralSet {
+    literals: Vec<Literal>,
+    gram: Option<GramFilter>,
+    short: Option<AhoCorasick>,
+    short_ids: Vec<u32>,
+}
+
+impl LiteralSet {
+    /// Calls `found(literal, start)` for every occurrence of every literal in
+    /// `hay`, overlapping occurrences included. Occurrences of long literals
+    /// come in order of their indexed window; short ones after them.
+    pub(crate) fn for_each(&self, hay: &[u8], mut found: impl FnMut(u32, usize)) {
+        if let Some(gram) = &self.gram {
+            self.scan_grams(gram, hay, &mut found);
+        }
+        if let Some(short) = &self.short {
+            for m in short.find_overlapping_iter(hay) {
+                let id = self.short_ids[m.pattern().as_usize()];
+                if self.literals[id as usize].matches_at(hay, m.start()) {
+                    found(id, m.start());
+                }
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn candidate(
+        &self,
+        gram: &GramFilter,
+        hay: &[u8],
+        pos: usize,
+        key: u32,
+        found: &mut impl FnMut(u32, usize),
+    ) {
+        let b = hash(key, gram.bucket_bits);
+        let (lo, hi) = (gram.starts[b] as usize, gram.starts[b + 1] as usize);
+        for e in &gram.entries[lo..hi] {
+            if e.key != key {
+                continue;
+            }
+            let Some(start) = pos.checked_sub(e.offset as usize) else {
+                continue;
+            };
+            if self.literals[e.literal as usize].matches_at(hay, start) {
+                found(e.literal, start);
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn scan_grams(&self, gram: &GramFilter, hay: &[u8], found: &mut impl FnMut(u32, usize)) {
+        let n = hay.len();
+        let mut i = 0;
+        while i + 8 <= n {
+            let Ok(word) = <[u8; 8]>::try_from(&hay[i..i + 8]) else {
+                break;
+            };
+            let x = u64::from_le_bytes(word) | FOLD64;
+            let k0 = x as u32;
+            let k1 = (x >> 8) as u32;
+            let k2 = (x >> 16) as u32;
+            let k3 = (x >> 24) as u32;
+            let any = gram.maybe(k0) | gram.maybe(k1) | gram.maybe(k2) | gram.maybe(k3);
+            if any {
+                for (j, k) in [k0, k1, k2, k3].into_iter().enumerate() {
+                    if gram.maybe(k) {
+                        self.candidate(gram, hay, i + j, k, found);
+                    }
+                }
+            }
+            i += 4;
+        }
+        while i + 4 <= n {
+            let key = u32::from_le_bytes([hay[i], hay[i + 1], hay[i + 2], hay[i + 3]]) | FOLD32;
+            if gram.maybe(key) {
+                self.candidate(gram, hay, i, key, found);
+            }
+            i += 1;
+        }
+        // A three-byte literal can end the string: its window is padded.
+        if n >= 3 && i == n - 3 {
+            let key = u32::from_le_bytes([hay[i], hay[i + 1], hay[i + 2], 0]) | FOLD32;
+            if gram.maybe(key) {
+                self.candidate(gram, hay, i, key, found);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(lits: &[(&str, bool)], hay: &str) -> Vec<(u32, usize)> {
+        let mut out = Vec::new();
+        for (id, (l, ci)) in lits.iter().enumerate() {
+            for start in 0..hay.len() {
+                let Some(w) = hay.as_bytes().get(start..start + l.len()) else {
+                    continue;
+                };
+                let eq = if *ci {
+                    w.eq_ignore_ascii_case(l.as_bytes())
+                } else {
+                    w == l.as_bytes()
+                };
+                if eq {
+                    out.push((id as u32, start));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    fn filter(lits: &[(&str, bool)], hay: &str) -> Vec<(u32, usize)> {
+        let mut b = LiteralSetBuilder::default();
+        for (l, ci) in lits {
+            b.add(l.as_bytes(), *ci);
+        }
+        let set = b.build();
+        let mut out = Vec::new();
+        set.for_each(hay.as_bytes(), |id, start| out.push((id, start)));
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn finds_every_occurrence_of_every_length() {
+        let lits = [
+            ("drop table", true),
+            ("DROP", false),
+            ("eyJ", false),
+            ("<", true),
+            ("rm", true),
+            ("abab", true),
+            ("xyz", true),
+        ];
+        for hay in [
+            "",
+            "x",
+            "xy",
+            "xyz",
+            "please DROP TABLE users; drop table x",
+            "ababab eyJhbGci <system> RM -rf",
+            "trailing eyJ",
+            "ends with xyz",
+            "caf\u{e9} DROP\u{e9}drop TABLE",
+        ] {
+            assert_eq!(filter(&lits, hay), naive(&lits, hay), "{hay:?}");
+        }
+    }
+
+    #[test]
+    fn agrees_with_naive_search_on_random_text() {
+        let words: Vec<String> = (0..300).map(|i| format!("w{i:03}zq")).collect();
+        let lits: Vec<(&str, bool)> = words.iter().map(|w| (w.as_str(), i_even(w))).collect();
+        let mut hay = String::new();
+        for i in 0..2000 {
+            hay.push_str(if i % 7 == 0 { "W042ZQ " } else { "lorem w1 " });
+            if i % 13 == 0 {
+                hay.push_str(&words[i % 300]);
+            }
+        }
+        assert_eq!(filter(&lits, &hay), naive(&lits, &hay));
+    }
+
+    fn i_even(w: &str) -> bool {
+        w.len().is_multiple_of(2)
+    }
+}

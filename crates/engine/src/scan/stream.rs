@@ -1,0 +1,1 @@
+//! Streaming output scanning.

@@ -1,0 +1,113 @@
+//! Tool-name globs: all globs of a stage in one `GlobSet`.
+//!
+//! `*` matches any run of characters (a tool name has no path separators),
+//! `?` one character, `[…]` a class, `{a,b}` alternatives; `\` escapes.
+//! Matching is case-sensitive, like `fnmatchcase`.
+
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+
+fn glob(pattern: &str) -> Result<Glob, globset::Error> {
+    GlobBuilder::new(pattern)
+        .literal_separator(false)
+        .backslash_escape(true)
+        .build()
+}
+
+/// Checks that a glob parses, with a one-line error.
+pub(crate) fn validate_glob(pattern: &str) -> Result<(), String> {
+    glob(pattern)
+        .map(|_| ())
+        .map_err(|e| format!("invalid glob: {}", e.kind()))
+}
+
+/// Every tool glob of a stage.
+#[derive(Clone, Debug)]
+pub(crate) struct ToolMatcher {
+    set: GlobSet,
+    checks: Vec<u32>,
+}
+
+/// Collects globs.
+pub(crate) struct ToolMatcherBuilder {
+    set: GlobSetBuilder,
+    checks: Vec<u32>,
+}
+
+impl Default for ToolMatcherBuilder {
+    fn default() -> Self {
+        Self {
+            set: GlobSetBuilder::new(),
+            checks: Vec::new(),
+        }
+    }
+}
+
+impl ToolMatcherBuilder {
+    pub(crate) fn add(&mut self, check: u32, pattern: &str) -> Result<(), String> {
+        self.set
+            .add(glob(pattern).map_err(|e| format!("invalid glob: {}", e.kind()))?);
+        self.checks.push(check);
+        Ok(())
+    }
+
+    pub(crate) fn build(self) -> Result<Option<ToolMatcher>, String> {
+        if self.checks.is_empty() {
+            return Ok(None);
+        }
+        let set = self
+            .set
+            .build()
+            .map_err(|e| format!("invalid glob set: {e}"))?;
+        Ok(Some(ToolMatcher {
+            set,
+            checks: self.checks,
+        }))
+    }
+}
+
+impl ToolMatcher {
+    /// Calls `hit(check)` for every check with a glob matching `name`
+    /// (a check may be reported more than once).
+    pub(crate) fn matches(&self, name: &str, mut hit: impl FnMut(u32)) {
+        for i in self.set.matches(name) {
+            hit(self.checks[i]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hits(globs: &[&str], name: &str) -> Vec<u32> {
+        let mut b = ToolMatcherBuilder::default();
+        for (i, g) in globs.iter().enumerate() {
+            b.add(i as u32, g).unwrap();
+        }
+        let m = b.build().unwrap().unwrap();
+        let mut out = Vec::new();
+        m.matches(name, |c| out.push(c));
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn fnmatch_like_semantics() {
+        assert_eq!(hits(&["bash*"], "bashkit_exec"), [0]);
+        assert_eq!(hits(&["bash*"], "read_file"), Vec::<u32>::new());
+        assert_eq!(hits(&["[Ss]hell*", "ssh_?*"], "Shell_Run"), [0]);
+        assert_eq!(hits(&["ssh_?*"], "ssh_"), Vec::<u32>::new());
+        assert_eq!(hits(&["mcp__*__send_*"], "mcp__slack__send_message"), [0]);
+        assert_eq!(hits(&["*"], "a/b"), [0], "no path semantics");
+        assert_eq!(hits(&["Bash"], "bash"), Vec::<u32>::new(), "case-sensitive");
+    }
+
+    #[test]
+    fn bad_globs_are_reported() {
+        assert!(
+            validate_glob("[abc")
+                .unwrap_err()
+                .starts_with("invalid glob")
+        );
+    }
+}
