@@ -12,7 +12,19 @@ pub(crate) fn load_engine(args: &CheckArgs) -> anyhow::Result<Engine> {
     let Some(path) = &args.policy else {
         bail!("no policy given: pass --policy FILE");
     };
-    Engine::from_path(path).map_err(|errors| anyhow::anyhow!("{}: {errors}", path.display()))
+    Engine::from_path(path).map_err(|errors| policy_error(path, &errors))
+}
+
+/// A policy that could not be loaded: one line when it could not be read,
+/// every problem with its pointer otherwise.
+pub(crate) fn policy_error(
+    path: &std::path::Path,
+    errors: &palisade_engine::PolicyErrors,
+) -> anyhow::Error {
+    match errors.errors.as_slice() {
+        [only] if only.pointer.is_empty() => anyhow::anyhow!("{}", only.message),
+        _ => anyhow::anyhow!("{}: {errors}", path.display()),
+    }
 }
 
 pub(crate) fn open_input(args: &CheckArgs) -> anyhow::Result<Box<dyn Read + Send>> {

@@ -83,9 +83,6 @@ fn error_decision(line: &str, err: &RequestError) -> Decision {
 fn process(engine: &Engine, block: &[u8], out: &mut Vec<u8>, stats: &mut Stats) {
     // A block ends with a newline: the piece after it is not a line.
     let block = block.strip_suffix(b"\n").unwrap_or(block);
-    if block.is_empty() {
-        return;
-    }
     for raw in block.split(|&b| b == b'\n') {
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         stats.requests += 1;

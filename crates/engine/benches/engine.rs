@@ -1,3 +1,141 @@
-//! Engine benchmarks.
+//! Engine benchmarks on the reference workload (`../shared/bench/`).
+//!
+//! The workloads are generated on first use into `target/bench-workload/`
+//! (Python 3 needed); set `PALISADE_BENCH_WORKLOAD` to a generated folder to
+//! use another. Run with `cargo bench -p palisade-engine`.
 
-fn main() {}
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, reason = "benchmark code")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use palisade_engine::{Engine, parse_request};
+use palisade_protocol::{CheckRequest, Stage};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The folder of a generated workload, generating it when absent.
+fn workload(name: &str, args: &[&str]) -> PathBuf {
+    if let Ok(dir) = std::env::var("PALISADE_BENCH_WORKLOAD") {
+        return PathBuf::from(dir).join(name);
+    }
+    let dir = workspace().join("target/bench-workload").join(name);
+    if !dir.join("requests.jsonl").exists() {
+        let bench = workspace().join("../shared/bench");
+        let status = Command::new("python3")
+            .arg(bench.join("gen_workload.py"))
+            .arg("--out")
+            .arg(&dir)
+            .arg("--no-expected")
+            .args(args)
+            .status()
+            .expect("python3 runs the workload generator");
+        assert!(status.success(), "workload generation failed");
+        let status = Command::new("python3")
+            .arg(bench.join("to_requests.py"))
+            .arg(&dir)
+            .status()
+            .expect("python3 runs to_requests.py");
+        assert!(status.success(), "request conversion failed");
+    }
+    dir
+}
+
+fn load(dir: &Path) -> (Engine, Vec<CheckRequest>, u64) {
+    let engine = Engine::from_path(dir.join("config.json")).expect("the generated policy is valid");
+    let text = std::fs::read_to_string(dir.join("requests.jsonl")).expect("requests.jsonl");
+    let requests: Vec<CheckRequest> = text
+        .lines()
+        .map(|l| parse_request(l).expect("generated requests parse"))
+        .collect();
+    let bytes = requests
+        .iter()
+        .map(|r| r.content.as_ref().map_or(0, |c| c.len() as u64))
+        .sum();
+    (engine, requests, bytes)
+}
+
+fn evaluate(c: &mut Criterion) {
+    let mut group = c.benchmark_group("evaluate");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    for (name, args) in [
+        ("default", &[][..]),
+        (
+            "large",
+            &["--n", "4000", "--regexes", "200", "--words", "20000"][..],
+        ),
+    ] {
+        let (engine, requests, bytes) = load(&workload(name, args));
+        group.throughput(Throughput::Bytes(bytes));
+        group.bench_function(BenchmarkId::new("workload", name), |b| {
+            b.iter(|| {
+                let mut blocked = 0usize;
+                for r in &requests {
+                    let d = engine.evaluate(r).expect("valid request");
+                    blocked += usize::from(!d.allowed);
+                }
+                blocked
+            })
+        });
+    }
+    group.finish();
+}
+
+fn stream(c: &mut Criterion) {
+    let dir = workload("default", &[]);
+    let engine = Engine::from_path(dir.join("config.json")).expect("valid policy");
+    let text = std::fs::read_to_string(dir.join("stream.txt")).expect("stream.txt");
+    // Deltas of 16 bytes, cut on character boundaries.
+    let mut deltas = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = (start + 16).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        deltas.push(&text[start..end]);
+        start = end;
+    }
+    let template = CheckRequest::new().with_stage(Stage::Output);
+    let mut group = c.benchmark_group("stream");
+    group
+        .sample_size(20)
+        .throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function("whole_text", |b| {
+        b.iter(|| {
+            engine
+                .evaluate(&CheckRequest::output(text.clone()))
+                .expect("valid")
+        })
+    });
+    group.bench_function("deltas_16_bytes", |b| {
+        b.iter(|| {
+            let mut s = engine.stream(&template).expect("output stage");
+            let mut updates = 0usize;
+            for d in &deltas {
+                updates += usize::from(s.push(d).is_some());
+            }
+            (updates, s.finish())
+        })
+    });
+    group.bench_function("deltas_16_bytes_without_finish", |b| {
+        b.iter(|| {
+            let mut s = engine.stream(&template).expect("output stage");
+            let mut updates = 0usize;
+            for d in &deltas {
+                updates += usize::from(s.push(d).is_some());
+            }
+            updates
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, evaluate, stream);
+criterion_main!(benches);

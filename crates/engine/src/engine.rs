@@ -21,6 +21,8 @@ pub(crate) struct StageData {
     pub(crate) checks: Vec<u32>,
     pub(crate) matcher: Option<StageMatcher>,
     pub(crate) tools: Option<ToolMatcher>,
+    /// Built on first use by [`Engine::stream`].
+    pub(crate) stream: std::sync::OnceLock<Result<crate::scan::stream::StreamAutomaton, String>>,
 }
 
 /// A compiled policy. Cheap to share between threads (`Engine: Send + Sync`);
@@ -117,6 +119,7 @@ impl Engine {
                 checks,
                 matcher,
                 tools,
+                stream: std::sync::OnceLock::new(),
             });
         }
         if !errors.is_empty() {

@@ -16,6 +16,23 @@ use crate::error::RequestError;
 /// assert_eq!(err.pointer(), "/tool/name");
 /// ```
 pub fn parse_request(text: &str) -> Result<CheckRequest, RequestError> {
+    // Structs also deserialize from arrays (by position); a request must be an object.
+    match text.trim_start().as_bytes().first() {
+        Some(b'{') => {}
+        None => {
+            return Err(RequestError::Malformed {
+                pointer: String::new(),
+                message: "invalid JSON: empty input; a request is a JSON object".into(),
+            });
+        }
+        Some(_) if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() => {
+            return Err(RequestError::Malformed {
+                pointer: String::new(),
+                message: "a request must be a JSON object".into(),
+            });
+        }
+        Some(_) => {}
+    }
     // The fast path; the slower path-tracking parse only runs to explain an error.
     match serde_json::from_str(text) {
         Ok(request) => Ok(request),
@@ -26,10 +43,16 @@ pub fn parse_request(text: &str) -> Result<CheckRequest, RequestError> {
 fn explain(text: &str) -> RequestError {
     let mut de = serde_json::Deserializer::from_str(text);
     match serde_path_to_error::deserialize::<_, CheckRequest>(&mut de) {
-        Ok(_) => RequestError::Malformed {
-            pointer: String::new(),
-            message: "malformed request".into(),
-        },
+        Ok(_) => {
+            let message = match de.end() {
+                Err(e) => format!("invalid JSON: {e}"),
+                Ok(()) => "malformed request".to_owned(),
+            };
+            RequestError::Malformed {
+                pointer: String::new(),
+                message,
+            }
+        }
         Err(e) => {
             let mut ptr = String::new();
             for seg in e.path().iter() {
@@ -44,12 +67,68 @@ fn explain(text: &str) -> RequestError {
             let message = if inner.is_syntax() || inner.is_eof() {
                 format!("invalid JSON: {inner}")
             } else {
-                inner.to_string()
+                without_type_names(&inner.to_string())
             };
             RequestError::Malformed {
                 pointer: ptr,
                 message,
             }
         }
+    }
+}
+
+/// Serde names the Rust type it expected (`expected struct Tool`); users
+/// know JSON, not our types.
+fn without_type_names(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find("struct ") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + "struct ".len()..];
+        let name_len = after
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(after.len());
+        if name_len == 0 {
+            out.push_str("struct ");
+        } else {
+            out.push_str("a JSON object");
+        }
+        rest = &after[name_len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_field_and_no_rust_types() {
+        let e = parse_request(r#"{"tool": "bash"}"#).unwrap_err();
+        assert_eq!(e.pointer(), "/tool");
+        assert!(e.to_string().contains("expected a JSON object"), "{e}");
+        assert!(!e.to_string().contains("struct"), "{e}");
+        let e = parse_request(r#"{"action": {"targets": [{"uri": 7}]}}"#).unwrap_err();
+        assert_eq!(e.pointer(), "/action/targets/0/uri");
+    }
+
+    #[test]
+    fn arrays_and_trailing_text_are_rejected() {
+        for text in ["[]", r#"["1", "id"]"#, "5", "\"x\""] {
+            let e = parse_request(text).unwrap_err();
+            assert!(
+                e.to_string().contains("must be a JSON object"),
+                "{text}: {e}"
+            );
+        }
+        let e = parse_request(r#"{"requestId": "x"} and more"#).unwrap_err();
+        assert!(e.to_string().contains("trailing"), "{e}");
+        assert!(
+            parse_request("   ")
+                .unwrap_err()
+                .to_string()
+                .contains("empty")
+        );
     }
 }

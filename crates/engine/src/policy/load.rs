@@ -205,18 +205,18 @@ impl Loader {
         let mut ids: HashMap<String, usize> = HashMap::new();
         for (i, item) in items.iter().enumerate() {
             let ptr = index("/checks", i);
-            if let Some(check) = self.check(&ptr, i, item) {
-                if let Some(first) = ids.get(&check.id) {
+            let (id, check) = self.check(&ptr, i, item);
+            if let Some(id) = id {
+                if let Some(first) = ids.get(&id) {
                     self.err(
                         child(&ptr, "id"),
-                        format!(
-                            "duplicate check id `{}` (first used by /checks/{first})",
-                            check.id
-                        ),
+                        format!("duplicate check id `{id}` (first used by /checks/{first})"),
                     );
                 } else {
-                    ids.insert(check.id.clone(), i);
+                    ids.insert(id, i);
                 }
+            }
+            if let Some(check) = check {
                 policy.checks.push(check);
             }
         }
@@ -232,13 +232,15 @@ impl Loader {
         policy
     }
 
-    fn check(&mut self, ptr: &str, i: usize, value: &Value) -> Option<Check> {
+    /// The check's id (when one can be told, for duplicate detection) and
+    /// the check (when it has no problem).
+    fn check(&mut self, ptr: &str, i: usize, value: &Value) -> (Option<String>, Option<Check>) {
         let Some(obj) = value.as_object() else {
             self.err(
                 ptr,
                 format!("a check must be an object, not {}", json_type(value)),
             );
-            return None;
+            return (None, None);
         };
         let before = self.errors.len();
         let type_name = match obj.get("type") {
@@ -291,8 +293,8 @@ impl Loader {
             }
         }
         let id = match obj.get("id") {
-            None => type_name.map(|t| format!("{t}-{i}")).unwrap_or_default(),
-            Some(v) => self.id(&child(ptr, "id"), v).unwrap_or_default(),
+            None => type_name.map(|t| format!("{t}-{i}")),
+            Some(v) => self.id(&child(ptr, "id"), v),
         };
         let name = self.text(obj, ptr, "name", MAX_TEXT_BYTES);
         let message = self.text(obj, ptr, "message", MAX_TEXT_BYTES);
@@ -377,20 +379,24 @@ impl Loader {
             _ => None,
         };
         if self.errors.len() > before {
-            return None;
+            return (id, None);
         }
-        Some(Check {
+        let (Some(id), Some(kind)) = (id.clone(), kind) else {
+            return (id, None);
+        };
+        let check = Check {
             id,
             name,
             stages,
-            kind: kind?,
+            kind,
             on_fail,
             severity,
             message,
             suggestion,
             replacement,
             enabled,
-        })
+        };
+        (Some(check.id.clone()), Some(check))
     }
 
     fn id(&mut self, ptr: &str, v: &Value) -> Option<String> {

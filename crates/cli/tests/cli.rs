@@ -1,0 +1,1224 @@
+//! Tests of the `palisade` binary as users run it (SPEC §8): `check` on one
+//! request and on JSON-lines batches, `validate`, exit codes and error lines.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test code"
+)]
+
+mod util;
+
+use serde_json::{Value, json};
+use util::{Run, TempDir, arg, assert_compact, data, data_json, data_text, palisade};
+
+/// `palisade check --policy tests/data/policy.json EXTRA...`.
+fn check_args(extra: &[&str]) -> Vec<String> {
+    let policy = data("policy.json");
+    let mut args = vec![
+        "check".to_owned(),
+        "--policy".to_owned(),
+        arg(&policy).to_owned(),
+    ];
+    args.extend(extra.iter().map(|s| (*s).to_owned()));
+    args
+}
+
+/// Asserts what every decision carries (SPEC §2.2), whatever its kind.
+#[track_caller]
+fn assert_decision_shape(d: &Value) {
+    let o = d
+        .as_object()
+        .unwrap_or_else(|| panic!("a decision is an object: {d}"));
+    assert_eq!(d["protocolVersion"], "1", "{d}");
+    assert!(
+        d["requestId"].as_str().is_some_and(|s| !s.is_empty()),
+        "{d}"
+    );
+    let kind = d["decision"].as_str().unwrap();
+    assert!(
+        ["allow", "block", "ask", "modify", "error"].contains(&kind),
+        "{d}"
+    );
+    assert_eq!(
+        d["allowed"].as_bool(),
+        Some(kind == "allow" || kind == "modify"),
+        "allowed follows the decision: {d}"
+    );
+    assert!(d["violations"].is_array(), "{d}");
+    assert!(d["warnings"].is_array(), "{d}");
+    assert_eq!(
+        o.contains_key("modified"),
+        kind == "modify",
+        "modified only with modify: {d}"
+    );
+    assert_no_nulls(d, "");
+    if kind != "error" {
+        assert!(d["evaluated"].is_u64(), "{d}");
+        assert!(d["durationUs"].is_u64(), "{d}");
+        assert_rfc3339_utc(d["evaluatedAt"].as_str().unwrap_or_default());
+        assert_eq!(d["provider"]["id"], "palisade", "{d}");
+        assert_eq!(d["provider"]["version"], env!("CARGO_PKG_VERSION"), "{d}");
+    }
+}
+
+/// Absent optional fields are omitted, never `null`.
+#[track_caller]
+fn assert_no_nulls(v: &Value, at: &str) {
+    match v {
+        Value::Null => panic!("null at {at}"),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .for_each(|(i, v)| assert_no_nulls(v, &format!("{at}/{i}"))),
+        Value::Object(m) => m
+            .iter()
+            .for_each(|(k, v)| assert_no_nulls(v, &format!("{at}/{k}"))),
+        _ => {}
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.fff]Z`.
+#[track_caller]
+fn assert_rfc3339_utc(s: &str) {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| r.into_iter().all(|i| b[i].is_ascii_digit());
+    let ok = b.len() >= 20
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && b[10] == b'T'
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+        && b[16] == b':'
+        && digits(17..19)
+        && b.ends_with(b"Z")
+        && (b.len() == 20 || (b[19] == b'.' && digits(20..b.len() - 1) && b.len() > 21));
+    assert!(ok, "evaluatedAt is an RFC 3339 UTC time: {s:?}");
+}
+
+/// The ids of a decision's findings in one list (`violations` or `warnings`).
+fn ids(d: &Value, list: &str) -> Vec<String> {
+    d[list]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["checkId"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A decision without the fields that change from run to run.
+fn stable(d: &Value) -> Value {
+    let mut d = d.clone();
+    let o = d.as_object_mut().unwrap();
+    o.remove("evaluatedAt");
+    o.remove("durationUs");
+    d
+}
+
+/// Asserts that `run` printed the decision a case of `check-cases.json` expects.
+#[track_caller]
+fn assert_case(case: &Value, run: &Run) {
+    let name = case["name"].as_str().unwrap();
+    let expect = &case["expect"];
+    let d = run.decision();
+    assert_decision_shape(&d);
+    assert_eq!(d["requestId"], case["request"]["requestId"], "{name}");
+    assert_eq!(d["decision"], expect["decision"], "{name}: {d}");
+    run.code(i32::try_from(expect["exit"].as_i64().unwrap()).unwrap());
+    for list in ["violations", "warnings"] {
+        let want: Vec<String> = expect[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(ids(&d, list), want, "{name}: {list} of {d}");
+    }
+    for field in ["modified", "reasonCode", "replacement", "evaluated"] {
+        if let Some(want) = expect.get(field) {
+            assert_eq!(&d[field], want, "{name}: {field} of {d}");
+        }
+    }
+    assert!(run.stderr.is_empty(), "{name}: stderr {}", run.stderr);
+}
+
+fn cases() -> Vec<Value> {
+    data_json("check-cases.json").as_array().unwrap().clone()
+}
+
+mod check {
+    use super::*;
+
+    #[test]
+    fn cases_from_stdin_without_request_flag() {
+        for case in cases() {
+            let run = palisade(&check_args(&[]))
+                .stdin(case["request"].to_string())
+                .run();
+            assert_case(&case, &run);
+        }
+    }
+
+    #[test]
+    fn cases_from_stdin_with_request_dash() {
+        for case in cases() {
+            let pretty = serde_json::to_string_pretty(&case["request"]).unwrap();
+            let run = palisade(&check_args(&["--request", "-"]))
+                .stdin(pretty)
+                .run();
+            assert_case(&case, &run);
+        }
+    }
+
+    #[test]
+    fn cases_from_request_file() {
+        let dir = TempDir::new("cases_from_request_file");
+        for (i, case) in cases().iter().enumerate() {
+            let file = dir.write(
+                &format!("request-{i}.json"),
+                serde_json::to_string_pretty(&case["request"]).unwrap(),
+            );
+            let run = palisade(&check_args(&["--request", arg(&file)])).run();
+            assert_case(case, &run);
+        }
+    }
+
+    #[test]
+    fn request_fixture_files() {
+        let drop = data("requests/drop-table.json");
+        let run = palisade(&check_args(&["--request", arg(&drop)])).run();
+        run.code(1);
+        let d = run.decision();
+        assert_decision_shape(&d);
+        assert_eq!(d["requestId"], "req-drop-table");
+        assert_eq!(d["decision"], "block");
+        assert_eq!(d["reasonCode"], "guardrail.regex");
+        let v = &d["violations"][0];
+        assert_eq!(v["checkId"], "sql-drop");
+        assert_eq!(v["name"], "No destructive SQL");
+        assert_eq!(v["severity"], "high");
+        assert_eq!(v["message"], "Destructive SQL statement");
+        assert_eq!(v["suggestion"], "Use a migration instead");
+        assert_eq!(
+            v["location"],
+            json!({"field": "/tool/arguments/query", "start": 0, "end": 10})
+        );
+        assert!(
+            !run.stdout_text().contains("DROP TABLE"),
+            "a finding never contains the matched text"
+        );
+
+        let redact = data("requests/redact-output.json");
+        let run = palisade(&check_args(&["--request", arg(&redact)])).run();
+        run.code(0);
+        let d = run.decision();
+        assert_decision_shape(&d);
+        assert_eq!(d["requestId"], "req-redact");
+        assert_eq!(d["decision"], "modify");
+        assert_eq!(
+            d["modified"],
+            json!({"content": "your key is [REDACTED:aws-key], keep it safe"})
+        );
+        assert_eq!(d["warnings"][0]["action"], "redact");
+        assert!(!run.stdout_text().contains("AKIAABCDEFGHIJKLMNOP"));
+    }
+
+    #[test]
+    fn yaml_policy_decides_like_json() {
+        let yaml = data("policy.yaml");
+        for case in cases() {
+            let json_run = palisade(&check_args(&[]))
+                .stdin(case["request"].to_string())
+                .run();
+            let yaml_run = palisade(&["check", "--policy", arg(&yaml)])
+                .stdin(case["request"].to_string())
+                .run();
+            assert_eq!(yaml_run.code, json_run.code, "{}", case["name"]);
+            assert_eq!(
+                stable(&yaml_run.decision()),
+                stable(&json_run.decision()),
+                "{}",
+                case["name"]
+            );
+        }
+    }
+
+    #[test]
+    fn request_id_is_generated_when_absent() {
+        let a = palisade(&check_args(&[]))
+            .stdin(r#"{"content": "hi"}"#)
+            .run();
+        let b = palisade(&check_args(&[]))
+            .stdin(r#"{"content": "hi"}"#)
+            .run();
+        let (a, b) = (a.code(0).decision(), b.code(0).decision());
+        assert_decision_shape(&a);
+        assert_ne!(a["requestId"], b["requestId"], "a fresh id per request");
+    }
+
+    #[test]
+    fn flags_tool_use_block() {
+        let run = palisade(&check_args(&[
+            "--stage",
+            "tool_use",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"rm -rf /"}"#,
+        ]))
+        .run();
+        run.code(1);
+        let d = run.decision();
+        assert_decision_shape(&d);
+        assert_eq!(d["decision"], "block");
+        assert_eq!(ids(&d, "violations"), ["rm-root", "shell"]);
+        assert_eq!(
+            d["violations"][0]["location"]["field"],
+            "/tool/arguments/command"
+        );
+        assert_eq!(d["violations"][1]["location"]["field"], "/tool/name");
+    }
+
+    #[test]
+    fn flags_tool_without_args_and_without_stage() {
+        // The stage is inferred (tool_use); no arguments is fine.
+        let run = palisade(&check_args(&["--tool", "read_file"])).run();
+        run.code(0);
+        assert_eq!(run.decision()["decision"], "allow");
+        let run = palisade(&check_args(&["--tool", "sh"])).run();
+        run.code(1);
+        assert_eq!(ids(&run.decision(), "violations"), ["shell"]);
+    }
+
+    #[test]
+    fn flags_output_content() {
+        let run = palisade(&check_args(&[
+            "--stage",
+            "output",
+            "--content",
+            "that is forbidden",
+        ]))
+        .run();
+        run.code(1);
+        let d = run.decision();
+        assert_decision_shape(&d);
+        assert_eq!(d["decision"], "block");
+        assert_eq!(d["replacement"], "This response was withheld by policy.");
+
+        let run = palisade(&check_args(&[
+            "--stage",
+            "output",
+            "--content",
+            "AKIAABCDEFGHIJKLMNOP",
+        ]))
+        .run();
+        run.code(0);
+        let d = run.decision();
+        assert_eq!(d["decision"], "modify");
+        assert_eq!(d["modified"]["content"], "[REDACTED:aws-key]");
+
+        let run = palisade(&check_args(&["--stage", "output", "--content", "fine"])).run();
+        run.code(0);
+        assert_eq!(run.decision()["decision"], "allow");
+    }
+
+    #[test]
+    fn flags_unknown_stage() {
+        let run = palisade(&check_args(&["--stage", "bogus", "--content", "x"])).run();
+        run.code(2);
+        assert!(run.stdout.is_empty());
+        run.one_line_error(&[
+            "bogus",
+            "input",
+            "output",
+            "tool_use",
+            "tool_output",
+            "action",
+        ]);
+    }
+
+    #[test]
+    fn flags_args_without_tool() {
+        let run = palisade(&check_args(&["--args", r#"{"command":"ls"}"#])).run();
+        run.code(2);
+        assert!(run.stdout.is_empty());
+        run.one_line_error(&["--args", "--tool"]);
+    }
+
+    #[test]
+    fn flags_args_not_json() {
+        let run = palisade(&check_args(&["--tool", "bash", "--args", "{command: ls"])).run();
+        run.code(2);
+        run.one_line_error(&["--args", "JSON"]);
+    }
+
+    #[test]
+    fn flags_and_request_together_are_refused() {
+        let drop = data("requests/drop-table.json");
+        let run = palisade(&check_args(&["--request", arg(&drop), "--content", "x"])).run();
+        run.code(2);
+        assert!(run.stdout.is_empty());
+        run.one_line_error(&["--request"]);
+    }
+
+    #[test]
+    fn malformed_json_request() {
+        for text in ["not json", r#"{"requestId": "x", "content": "#, "", "  \n"] {
+            let run = palisade(&check_args(&[])).stdin(text).run();
+            run.code(2);
+            assert!(run.stdout.is_empty(), "{text:?}");
+            run.one_line_error(&["invalid JSON"]);
+        }
+    }
+
+    #[test]
+    fn wrong_field_type_names_its_pointer() {
+        for (request, pointer) in [
+            (r#"{"tool": {"name": 5}}"#, "/tool/name"),
+            (r#"{"content": 12}"#, "/content"),
+            (r#"{"stage": "bogus"}"#, "/stage"),
+            (
+                r#"{"action": {"targets": [{"uri": 7}]}}"#,
+                "/action/targets/0/uri",
+            ),
+            (
+                r#"{"options": {"interactive": "yes"}}"#,
+                "/options/interactive",
+            ),
+            (r#"{"tool": {"arguments": {}}}"#, "/tool"),
+            (r#"null"#, "/"),
+        ] {
+            let run = palisade(&check_args(&[])).stdin(request).run();
+            run.code(2);
+            assert!(run.stdout.is_empty(), "{request}");
+            run.one_line_error(&[&format!("{pointer}: ")]);
+        }
+    }
+
+    #[test]
+    fn invalid_values_name_their_pointer() {
+        for (request, pointer, says) in [
+            (
+                r#"{"action": {"operation": "write", "confidence": 1.5}}"#,
+                "/action/confidence",
+                "1.5",
+            ),
+            (r#"{"protocolVersion": "2"}"#, "/protocolVersion", "`1`"),
+            (r#"{"requestId": ""}"#, "/requestId", "empty"),
+            (
+                r#"{"content": "x", "checks": ["nope"]}"#,
+                "/checks/0",
+                "nope",
+            ),
+        ] {
+            let run = palisade(&check_args(&[])).stdin(request).run();
+            run.code(2);
+            assert!(run.stdout.is_empty(), "{request}");
+            run.one_line_error(&[pointer, says]);
+        }
+    }
+
+    #[test]
+    fn array_is_not_a_request() {
+        for request in ["[]", r#"["1", "positional-id"]"#, "42"] {
+            let run = palisade(&check_args(&[])).stdin(request).run();
+            run.code(2);
+            run.one_line_error(&[]);
+        }
+    }
+
+    #[test]
+    fn trailing_characters_are_named() {
+        let run = palisade(&check_args(&[]))
+            .stdin(r#"{"requestId": "x"} and more"#)
+            .run();
+        run.code(2);
+        run.one_line_error(&["trailing"]);
+    }
+
+    #[test]
+    fn missing_request_file() {
+        let dir = TempDir::new("missing_request_file");
+        let missing = dir.path().join("nope.json");
+        let run = palisade(&check_args(&["--request", arg(&missing)])).run();
+        run.code(2);
+        run.one_line_error(&["nope.json"]);
+    }
+
+    #[test]
+    fn no_policy_is_a_one_line_error() {
+        // No embedded default policy in this version: `check` needs --policy.
+        let run = palisade(&["check", "--content", "hi"]).run();
+        run.code(2);
+        assert!(run.stdout.is_empty());
+        run.one_line_error(&["--policy"]);
+        let run = palisade(&["check"]).stdin(r#"{"content": "hi"}"#).run();
+        run.code(2);
+        run.one_line_error(&["--policy"]);
+    }
+
+    #[test]
+    fn missing_policy_file() {
+        let dir = TempDir::new("missing_policy_file");
+        let missing = dir.path().join("missing.yaml");
+        let run = palisade(&["check", "--policy", arg(&missing), "--content", "hi"]).run();
+        run.code(2);
+        assert!(run.stdout.is_empty());
+        assert!(run.stderr.contains("missing.yaml"), "{}", run.stderr);
+        assert!(run.stderr.contains("cannot read"), "{}", run.stderr);
+    }
+
+    #[test]
+    fn missing_policy_file_is_one_line() {
+        let dir = TempDir::new("missing_policy_file_is_one_line");
+        let missing = dir.path().join("missing.yaml");
+        let run = palisade(&["check", "--policy", arg(&missing), "--content", "hi"]).run();
+        run.code(2);
+        let line = run.one_line_error(&["missing.yaml", "cannot read"]);
+        assert!(!line.contains("invalid policy"), "{line}");
+    }
+
+    #[test]
+    fn invalid_policy_lists_every_error() {
+        let dir = TempDir::new("invalid_policy_lists_every_error");
+        let policy = dir.write(
+            "policy.json",
+            r#"{"checks": [
+                {"id": "a", "stage": "tool_use", "type": "regex", "patterns": ["(unclosed"]},
+                {"id": "b", "stage": "input", "type": "blocklist", "words": []},
+                {"id": "c", "stage": "output", "type": "tool_pattern", "tools": ["bash"]}
+            ], "extra": true}"#,
+        );
+        let run = palisade(&["check", "--policy", arg(&policy), "--content", "hi"]).run();
+        run.code(2);
+        assert!(run.stdout.is_empty(), "no decision from an invalid policy");
+        for pointer in [
+            "/extra: ",
+            "/checks/0/patterns/0: ",
+            "/checks/1/words: ",
+            "/checks/2/stage: ",
+        ] {
+            assert!(
+                run.stderr.lines().any(|l| l.contains(pointer)),
+                "stderr names {pointer}:\n{}",
+                run.stderr
+            );
+        }
+        assert!(run.stderr.contains("policy.json"), "{}", run.stderr);
+    }
+
+    #[test]
+    fn policy_with_unknown_extension() {
+        let dir = TempDir::new("policy_with_unknown_extension");
+        let policy = dir.write("policy.toml", data_text("policy.json"));
+        let run = palisade(&["check", "--policy", arg(&policy), "--content", "hi"]).run();
+        run.code(2);
+        assert!(run.stderr.contains("policy.toml"), "{}", run.stderr);
+        assert!(run.stderr.contains(".yaml"), "{}", run.stderr);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn output_failure_is_an_error() {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let run = palisade(&check_args(&["--content", "hi"]))
+            .stdout_to(full)
+            .run();
+        run.code(2);
+        run.one_line_error(&["cannot write"]);
+    }
+}
+
+mod jsonl {
+    use super::*;
+
+    /// A JSON-lines batch and the (requestId, decision) each line must get.
+    struct Batch {
+        bytes: Vec<u8>,
+        expect: Vec<(String, &'static str)>,
+    }
+
+    impl Batch {
+        fn new() -> Self {
+            Self {
+                bytes: Vec::new(),
+                expect: Vec::new(),
+            }
+        }
+
+        fn push(&mut self, request: &Value, decision: &'static str, eol: &str) {
+            self.bytes.extend_from_slice(request.to_string().as_bytes());
+            self.bytes.extend_from_slice(eol.as_bytes());
+            let id = request["requestId"].as_str().unwrap().to_owned();
+            self.expect.push((id, decision));
+        }
+
+        /// A line of exactly `len` bytes, `eol` included, whose content ends
+        /// with `tail` (so that a hit proves the whole line was read).
+        fn push_sized(&mut self, id: &str, len: usize, tail: &str, decision: &'static str) {
+            let empty = json!({"requestId": id, "content": tail}).to_string();
+            let pad = len - empty.len() - 1;
+            let content = format!("{}{tail}", "a".repeat(pad));
+            let request = json!({"requestId": id, "content": content});
+            assert_eq!(request.to_string().len() + 1, len);
+            self.push(&request, decision, "\n");
+        }
+
+        /// The decisions printed for this batch, checked line by line.
+        #[track_caller]
+        fn assert_output(&self, run: &Run) {
+            run.code(0);
+            let out = run.stdout_text();
+            assert!(out.is_empty() || out.ends_with('\n'));
+            let lines = run.stdout_lines();
+            assert_eq!(lines.len(), self.expect.len(), "one decision per line");
+            for (i, (line, (id, decision))) in lines.iter().zip(&self.expect).enumerate() {
+                let d: Value = serde_json::from_str(line)
+                    .unwrap_or_else(|e| panic!("line {i} is not JSON ({e}): {line}"));
+                assert_eq!(d["requestId"].as_str(), Some(id.as_str()), "line {i}");
+                assert_eq!(d["decision"].as_str(), Some(*decision), "line {i}: {line}");
+                assert_compact(line, &d);
+            }
+        }
+    }
+
+    /// One request of each kind, by `i`.
+    fn request(i: usize) -> (Value, &'static str) {
+        let id = format!("r{i}");
+        match i % 7 {
+            0 => (
+                json!({"requestId": id, "content": format!("hello {i}")}),
+                "allow",
+            ),
+            1 => (
+                json!({"requestId": id, "stage": "input", "content": format!("{i} is forbidden")}),
+                "block",
+            ),
+            2 => (
+                json!({"requestId": id, "tool": {"name": "sql", "arguments": {"q": "DROP TABLE t"}}}),
+                "block",
+            ),
+            3 => (
+                json!({"requestId": id, "stage": "output", "content": "AKIAABCDEFGHIJKLMNOP"}),
+                "modify",
+            ),
+            4 => (json!({"requestId": id, "stage": "bogus"}), "error"),
+            5 => (
+                json!({"requestId": id, "tool": {"name": "read_file", "arguments": {"path": "a"}}}),
+                "allow",
+            ),
+            _ => (
+                json!({"requestId": id, "tool": {"name": "bash", "arguments": {"command": "ls"}}}),
+                "block",
+            ),
+        }
+    }
+
+    /// 3,000 lines (some over 100 KiB, one over 1 MiB, some ending in CRLF):
+    /// several of the reader's ~1 MiB blocks.
+    fn large_batch() -> Batch {
+        let mut batch = Batch::new();
+        for i in 0..3000 {
+            let eol = if i % 11 == 0 { "\r\n" } else { "\n" };
+            if i == 1500 {
+                let content = format!("{} forbidden", "b".repeat(1_500_000));
+                batch.push(
+                    &json!({"requestId": format!("r{i}"), "content": content}),
+                    "block",
+                    eol,
+                );
+            } else if i % 97 == 13 {
+                let tail = if i % 2 == 0 { " forbidden" } else { " fine" };
+                let content = format!("{}{tail}", "a".repeat(120_000));
+                let decision = if i % 2 == 0 { "block" } else { "allow" };
+                batch.push(
+                    &json!({"requestId": format!("r{i}"), "content": content}),
+                    decision,
+                    eol,
+                );
+            } else {
+                let (request, decision) = request(i);
+                batch.push(&request, decision, eol);
+            }
+        }
+        assert!(
+            batch.bytes.len() > 4 << 20,
+            "the batch spans several blocks"
+        );
+        batch
+    }
+
+    #[test]
+    fn large_batch_in_order_on_one_and_two_threads() {
+        let batch = large_batch();
+        for threads in [Some("1"), Some("2"), None] {
+            let mut args = vec!["--jsonl"];
+            if let Some(t) = threads {
+                args.extend(["--threads", t]);
+            }
+            let run = palisade(&check_args(&args))
+                .stdin(batch.bytes.clone())
+                .run();
+            batch.assert_output(&run);
+            assert!(run.stderr.is_empty(), "{}", run.stderr);
+        }
+    }
+
+    #[test]
+    fn large_batch_from_request_file() {
+        let dir = TempDir::new("large_batch_from_request_file");
+        let batch = large_batch();
+        let file = dir.write("batch.jsonl", &batch.bytes);
+        for threads in ["1", "2"] {
+            let run = palisade(&check_args(&[
+                "--jsonl",
+                "--threads",
+                threads,
+                "--request",
+                arg(&file),
+            ]))
+            .run();
+            batch.assert_output(&run);
+        }
+    }
+
+    #[test]
+    fn lines_around_block_boundaries() {
+        // A file is read in 1 MiB pieces, so these put a line's end exactly
+        // on, just before and just after the cut between two blocks.
+        const BLOCK: usize = 1 << 20;
+        let dir = TempDir::new("lines_around_block_boundaries");
+        for delta in [-2i64, -1, 0, 1, 2] {
+            let mut batch = Batch::new();
+            let (first, _) = request(0);
+            batch.push(&first, "allow", "\n");
+            let used = batch.bytes.len();
+            let len = usize::try_from(BLOCK as i64 + delta).unwrap() - used;
+            batch.push_sized("edge", len, " forbidden", "block");
+            for i in 1..4 {
+                let (r, d) = request(i);
+                batch.push(&r, d, "\n");
+            }
+            let file = dir.write(&format!("edge{delta}.jsonl"), &batch.bytes);
+            for threads in ["1", "2"] {
+                let run = palisade(&check_args(&[
+                    "--jsonl",
+                    "--threads",
+                    threads,
+                    "--request",
+                    arg(&file),
+                ]))
+                .run();
+                batch.assert_output(&run);
+            }
+            let run = palisade(&check_args(&["--jsonl", "--threads", "2"]))
+                .stdin(batch.bytes.clone())
+                .run();
+            batch.assert_output(&run);
+        }
+    }
+
+    #[test]
+    fn lines_longer_than_a_block() {
+        let dir = TempDir::new("lines_longer_than_a_block");
+        let mut batch = Batch::new();
+        batch.push_sized("huge-1", 1_200_000, " forbidden", "block");
+        batch.push_sized("huge-2", 2_600_000, " fine", "allow");
+        let (r, d) = request(1);
+        batch.push(&r, d, "\n");
+        batch.push_sized("huge-3", 3_100_000, " forbidden", "block");
+        // The last line is over 1 MiB and has no newline.
+        batch.push_sized("huge-last", 1_500_000, " forbidden", "block");
+        assert_eq!(batch.bytes.pop(), Some(b'\n'));
+        let file = dir.write("huge.jsonl", &batch.bytes);
+        for threads in ["1", "2"] {
+            let run = palisade(&check_args(&[
+                "--jsonl",
+                "--threads",
+                threads,
+                "--request",
+                arg(&file),
+            ]))
+            .run();
+            batch.assert_output(&run);
+            let run = palisade(&check_args(&["--jsonl", "--threads", threads]))
+                .stdin(batch.bytes.clone())
+                .run();
+            batch.assert_output(&run);
+        }
+    }
+
+    #[test]
+    fn same_decisions_as_single_checks() {
+        let cases = cases();
+        let input: String = cases
+            .iter()
+            .map(|c| format!("{}\n", c["request"]))
+            .collect();
+        let run = palisade(&check_args(&["--jsonl"])).stdin(input).run();
+        run.code(0);
+        let decisions = run.decisions();
+        assert_eq!(decisions.len(), cases.len());
+        for (case, batch_decision) in cases.iter().zip(&decisions) {
+            assert_decision_shape(batch_decision);
+            let single = palisade(&check_args(&[]))
+                .stdin(case["request"].to_string())
+                .run();
+            assert_eq!(
+                stable(batch_decision),
+                stable(&single.decision()),
+                "{}",
+                case["name"]
+            );
+        }
+    }
+
+    #[test]
+    fn malformed_lines_yield_errors_and_the_run_goes_on() {
+        let mut input = Vec::new();
+        input.extend_from_slice(b"{\"requestId\":\"r1\",\"content\":\"hi\"}\n");
+        input.extend_from_slice(b"{\"requestId\":\"r7\",\"stage\":\"bogus\"}\n");
+        input.extend_from_slice(b"{\"requestId\":\"r8\",\"tool\":{\"name\":5}}\n");
+        input.extend_from_slice(b"{\"requestId\":\"r9\",\"action\":{\"confidence\":1.5}}\n");
+        input.extend_from_slice(b"not json at all\n");
+        input.extend_from_slice(b"{\"requestId\":\"r10\",\"content\":\"bad \xff\xfe utf-8\"}\n");
+        input.extend_from_slice(b"{\"requestId\":\"r11\",\"content\":\"forbidden\"}\n");
+        let run = palisade(&check_args(&["--jsonl", "--threads", "2"]))
+            .stdin(input)
+            .run();
+        run.code(0);
+        let d = run.decisions();
+        assert_eq!(d.len(), 7);
+        for x in &d {
+            assert_decision_shape(x);
+        }
+        assert_eq!(d[0]["requestId"], "r1");
+        assert_eq!(d[0]["decision"], "allow");
+
+        for (i, id, says) in [
+            (1, "r7", "/stage"),
+            (2, "r8", "/tool/name"),
+            (3, "r9", "/action/confidence"),
+        ] {
+            assert_eq!(d[i]["decision"], "error", "{}", d[i]);
+            assert_eq!(d[i]["allowed"], false);
+            assert_eq!(
+                d[i]["requestId"], id,
+                "the id is read from a malformed line"
+            );
+            assert!(d[i]["message"].as_str().unwrap().contains(says), "{}", d[i]);
+            assert!(d[i]["reasonCode"].is_string(), "{}", d[i]);
+        }
+        assert_eq!(d[4]["decision"], "error");
+        assert!(d[4]["message"].as_str().unwrap().contains("invalid JSON"));
+        assert_eq!(d[5]["decision"], "error", "invalid UTF-8: {}", d[5]);
+        assert!(
+            d[5]["message"].as_str().unwrap().contains("UTF-8"),
+            "{}",
+            d[5]
+        );
+        assert_eq!(d[6]["requestId"], "r11");
+        assert_eq!(d[6]["decision"], "block");
+    }
+
+    #[test]
+    fn blank_lines_yield_error_decisions() {
+        // Behaviour of this version: a blank or whitespace-only line is a
+        // malformed request, so it gets an error decision of its own and the
+        // output keeps one line per input line.
+        let input = "{\"requestId\":\"r1\",\"content\":\"hi\"}\n\n{\"requestId\":\"r2\",\"content\":\"hi\"}\n   \n\r\n{\"requestId\":\"r3\",\"content\":\"hi\"}\n\n";
+        let run = palisade(&check_args(&["--jsonl"])).stdin(input).run();
+        run.code(0);
+        let d = run.decisions();
+        let kinds: Vec<&str> = d.iter().map(|x| x["decision"].as_str().unwrap()).collect();
+        assert_eq!(
+            kinds,
+            [
+                "allow", "error", "allow", "error", "error", "allow", "error"
+            ]
+        );
+        assert_eq!(d[0]["requestId"], "r1");
+        assert_eq!(d[2]["requestId"], "r2");
+        assert_eq!(d[5]["requestId"], "r3");
+        for x in &d {
+            assert_decision_shape(x);
+        }
+    }
+
+    #[test]
+    fn a_single_blank_line_gets_a_decision() {
+        let run = palisade(&check_args(&["--jsonl"])).stdin("\n").run();
+        run.code(0);
+        assert_eq!(run.decisions().len(), 1);
+    }
+
+    #[test]
+    fn empty_input_yields_nothing() {
+        let run = palisade(&check_args(&["--jsonl"])).stdin("").run();
+        run.code(0);
+        assert!(run.stdout.is_empty());
+        assert!(run.stderr.is_empty());
+    }
+
+    #[test]
+    fn crlf_line_endings() {
+        let mut batch = Batch::new();
+        for i in 0..20 {
+            let (r, d) = request(i);
+            batch.push(&r, d, "\r\n");
+        }
+        // The last line without any line ending.
+        let (r, d) = request(20);
+        batch.push(&r, d, "");
+        for threads in ["1", "2"] {
+            let run = palisade(&check_args(&["--jsonl", "--threads", threads]))
+                .stdin(batch.bytes.clone())
+                .run();
+            batch.assert_output(&run);
+        }
+    }
+
+    #[test]
+    fn stats_on_stderr() {
+        let input = "{\"requestId\":\"a\",\"content\":\"hello\"}\n{\"requestId\":\"b\",\"stage\":\"bogus\"}\n{\"requestId\":\"c\",\"content\":\"forbidden\"}\n";
+        let run = palisade(&check_args(&["--jsonl", "--stats"]))
+            .stdin(input)
+            .run();
+        run.code(0);
+        assert_eq!(run.stdout_lines().len(), 3, "stats do not go to stdout");
+        let stats = &run.stderr;
+        for label in ["requests: 3", "content", "parse", "evaluate", "write"] {
+            assert!(stats.contains(label), "--stats prints {label:?}:\n{stats}");
+        }
+        let without = palisade(&check_args(&["--jsonl"])).stdin(input).run();
+        assert!(without.stderr.is_empty(), "{}", without.stderr);
+    }
+
+    #[test]
+    fn flags_cannot_be_combined_with_jsonl() {
+        let run = palisade(&check_args(&["--jsonl", "--content", "x"]))
+            .stdin("")
+            .run();
+        run.code(2);
+        run.one_line_error(&["--jsonl"]);
+    }
+
+    #[test]
+    fn missing_request_file() {
+        let dir = TempDir::new("jsonl_missing_request_file");
+        let missing = dir.path().join("missing.jsonl");
+        let run = palisade(&check_args(&["--jsonl", "--request", arg(&missing)])).run();
+        run.code(2);
+        run.one_line_error(&["missing.jsonl"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn input_failure_is_an_error() {
+        // Opening a directory works; reading it fails.
+        let dir = TempDir::new("jsonl_input_failure");
+        let run = palisade(&check_args(&["--jsonl", "--request", arg(dir.path())])).run();
+        run.code(2);
+        run.one_line_error(&["cannot read"]);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn output_failure_is_an_error() {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let input: String = (0..2000).map(|i| format!("{}\n", request(i).0)).collect();
+        let run = palisade(&check_args(&["--jsonl", "--threads", "2"]))
+            .stdin(input)
+            .stdout_to(full)
+            .run();
+        run.code(2);
+        run.one_line_error(&["cannot write"]);
+    }
+
+    #[test]
+    fn invalid_policy_fails_before_reading() {
+        let dir = TempDir::new("jsonl_invalid_policy");
+        let policy = dir.write("p.yaml", "checks: 5\n");
+        let run = palisade(&["check", "--jsonl", "--policy", arg(&policy)])
+            .stdin("{\"content\":\"hi\"}\n")
+            .run();
+        run.code(2);
+        assert!(run.stdout.is_empty());
+        assert!(run.stderr.contains("/checks: "), "{}", run.stderr);
+    }
+}
+
+mod validate {
+    use super::*;
+
+    /// Stdout and stderr lines together: where errors go is not the point.
+    fn all_lines(run: &Run) -> Vec<String> {
+        run.stdout_text()
+            .lines()
+            .chain(run.stderr.lines())
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn valid_json_and_yaml() {
+        for name in ["policy.json", "policy.yaml"] {
+            let file = data(name);
+            let run = palisade(&["validate", arg(&file)]).run();
+            run.code(0);
+            assert_eq!(
+                run.stdout_text(),
+                format!("{}: ok (6 checks)\n", arg(&file))
+            );
+        }
+    }
+
+    #[test]
+    fn one_check_and_yml_extension() {
+        let dir = TempDir::new("validate_one_check");
+        let file = dir.write(
+            "one.yml",
+            "checks:\n  - {stage: output, type: blocklist, words: [x]}\n",
+        );
+        let run = palisade(&["validate", arg(&file)]).run();
+        run.code(0);
+        assert_eq!(run.stdout_text(), format!("{}: ok (1 check)\n", arg(&file)));
+    }
+
+    #[test]
+    fn invalid_json_lists_every_error() {
+        let file = data("invalid-policy.json");
+        let run = palisade(&["validate", arg(&file)]).run();
+        run.code(2);
+        let lines = all_lines(&run);
+        let prefix = format!("{}: ", arg(&file));
+        let pointers = [
+            "/mode",
+            "/checks/1/patterns/0",
+            "/checks/2/stage",
+            "/checks/3/type",
+            "/checks/4/stage",
+        ];
+        assert_eq!(
+            lines.len(),
+            pointers.len(),
+            "one line per error: {lines:#?}"
+        );
+        for (line, pointer) in lines.iter().zip(pointers) {
+            let rest = line
+                .strip_prefix(&prefix)
+                .unwrap_or_else(|| panic!("`FILE: ` starts {line:?}"));
+            let message = rest
+                .strip_prefix(pointer)
+                .and_then(|r| r.strip_prefix(": "))
+                .unwrap_or_else(|| panic!("`{pointer}: ` follows the file: {line:?}"));
+            assert!(!message.is_empty(), "{line}");
+        }
+        assert!(lines[0].contains("strict"), "{}", lines[0]);
+        assert!(lines[3].contains("moderation"), "{}", lines[3]);
+    }
+
+    #[test]
+    fn invalid_yaml() {
+        let file = data("invalid-policy.yaml");
+        let run = palisade(&["validate", arg(&file)]).run();
+        run.code(2);
+        assert_eq!(
+            all_lines(&run),
+            [format!(
+                "{}: /checks/0/words: `words` must be an array of strings, not a string",
+                arg(&file)
+            )]
+        );
+    }
+
+    #[test]
+    fn several_files_one_invalid() {
+        let good = data("policy.json");
+        let bad = data("invalid-policy.json");
+        let yaml = data("policy.yaml");
+        let run = palisade(&["validate", arg(&good), arg(&bad), arg(&yaml)]).run();
+        run.code(2);
+        let lines = all_lines(&run);
+        assert!(
+            lines.contains(&format!("{}: ok (6 checks)", arg(&good))),
+            "{lines:#?}"
+        );
+        assert!(
+            lines.contains(&format!("{}: ok (6 checks)", arg(&yaml))),
+            "{lines:#?}"
+        );
+        let bad_lines = lines
+            .iter()
+            .filter(|l| l.starts_with(&format!("{}: /", arg(&bad))))
+            .count();
+        assert_eq!(bad_lines, 5, "{lines:#?}");
+    }
+
+    #[test]
+    fn several_invalid_files_are_all_reported() {
+        let dir = TempDir::new("validate_several_invalid");
+        let a = dir.write(
+            "a.json",
+            r#"{"checks": [{"stage": "input", "type": "regex"}]}"#,
+        );
+        let b = dir.write("b.yaml", "mode: loud\nchecks: []\n");
+        let c = dir.write("c.json", "{not json");
+        let run = palisade(&["validate", arg(&a), arg(&b), arg(&c)]).run();
+        run.code(2);
+        let lines = all_lines(&run);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("{}: /checks/0: ", arg(&a)))
+                    && l.contains("patterns")),
+            "{lines:#?}"
+        );
+        assert!(
+            lines.contains(&format!(
+                "{}: /mode: unknown mode \"loud\"; expected `active` or `advisory`",
+                arg(&b)
+            )),
+            "{lines:#?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("{}: ", arg(&c))) && l.contains("invalid JSON")),
+            "{lines:#?}"
+        );
+    }
+
+    #[test]
+    fn extension_decides_the_format() {
+        let dir = TempDir::new("validate_extension");
+        // YAML text in a .json file is not JSON, and the reverse works since
+        // JSON is YAML.
+        let yaml_as_json = dir.write("policy-yaml.json", data_text("policy.yaml"));
+        let json_as_yaml = dir.write("policy-json.yaml", data_text("policy.json"));
+        let run = palisade(&["validate", arg(&yaml_as_json)]).run();
+        run.code(2);
+        assert!(
+            all_lines(&run).iter().any(|l| l.contains("invalid JSON")),
+            "{}",
+            run.stdout_text()
+        );
+        let run = palisade(&["validate", arg(&json_as_yaml)]).run();
+        run.code(0);
+        let upper = dir.write("POLICY.YAML", data_text("policy.yaml"));
+        palisade(&["validate", arg(&upper)]).run().code(0);
+    }
+
+    #[test]
+    fn unknown_extension() {
+        let dir = TempDir::new("validate_unknown_extension");
+        for name in ["policy.toml", "policy"] {
+            let file = dir.write(name, data_text("policy.json"));
+            let run = palisade(&["validate", arg(&file)]).run();
+            run.code(2);
+            let lines = all_lines(&run);
+            assert_eq!(lines.len(), 1, "{lines:#?}");
+            for needle in [arg(&file), ".json", ".yaml", ".yml"] {
+                assert!(lines[0].contains(needle), "{}", lines[0]);
+            }
+        }
+    }
+
+    #[test]
+    fn missing_file() {
+        let dir = TempDir::new("validate_missing_file");
+        let missing = dir.path().join("gone.json");
+        let run = palisade(&["validate", arg(&missing)]).run();
+        run.code(2);
+        let lines = all_lines(&run);
+        assert_eq!(lines.len(), 1, "{lines:#?}");
+        assert!(lines[0].starts_with(arg(&missing)), "{}", lines[0]);
+        assert!(lines[0].contains("cannot read"), "{}", lines[0]);
+    }
+
+    #[test]
+    fn no_files_is_a_usage_error() {
+        let run = palisade(&["validate"]).run();
+        run.code(2);
+        assert!(run.stdout.is_empty());
+        assert!(run.stderr.contains("Usage"), "{}", run.stderr);
+    }
+}
+
+mod usage {
+    use super::*;
+
+    #[test]
+    fn help() {
+        for args in [
+            &["--help"][..],
+            &["help"],
+            &["check", "--help"],
+            &["validate", "--help"],
+        ] {
+            let run = palisade(args).run();
+            run.code(0);
+            assert!(run.stdout_text().contains("Usage: palisade"), "{args:?}");
+        }
+        let run = palisade(&["--help"]).run();
+        for sub in ["check", "validate"] {
+            assert!(run.stdout_text().contains(sub), "--help lists {sub}");
+        }
+        let run = palisade(&["check", "--help"]).run();
+        for flag in [
+            "--policy",
+            "--request",
+            "--jsonl",
+            "--stats",
+            "--threads",
+            "--stage",
+            "--tool",
+            "--args",
+            "--content",
+        ] {
+            assert!(
+                run.stdout_text().contains(flag),
+                "check --help lists {flag}"
+            );
+        }
+    }
+
+    #[test]
+    fn version() {
+        let run = palisade(&["--version"]).run();
+        run.code(0);
+        assert_eq!(
+            run.stdout_text().trim_end(),
+            format!("palisade {}", env!("CARGO_PKG_VERSION"))
+        );
+    }
+
+    #[test]
+    fn unknown_subcommand() {
+        let run = palisade(&["frobnicate"]).run();
+        run.code(2);
+        assert!(run.stdout.is_empty());
+        assert!(run.stderr.contains("frobnicate"), "{}", run.stderr);
+    }
+
+    #[test]
+    fn no_subcommand_and_unknown_flag() {
+        let run = palisade::<&str>(&[]).run();
+        run.code(2);
+        assert!(run.stderr.contains("Usage"), "{}", run.stderr);
+        let run = palisade(&["check", "--frobnicate"]).run();
+        run.code(2);
+        assert!(run.stderr.contains("--frobnicate"), "{}", run.stderr);
+    }
+}
