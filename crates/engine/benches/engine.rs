@@ -4,7 +4,12 @@
 //! (Python 3 needed); set `PALISADE_BENCH_WORKLOAD` to a generated folder to
 //! use another. Run with `cargo bench -p palisade-engine`.
 
-#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, reason = "benchmark code")]
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "benchmark code"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -29,8 +29,19 @@ pub(crate) trait Sink {
 
 #[derive(Clone, Copy, Debug)]
 enum Target {
-    Word { check: u32, len: u32, whole: bool },
-    Prefix { regex: u32 },
+    Word {
+        check: u32,
+        len: u32,
+        whole: bool,
+    },
+    /// Every match of the regex starts with this literal.
+    Prefix {
+        regex: u32,
+    },
+    /// Every match of the regex contains one of its gate literals.
+    Gate {
+        regex: u32,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -113,11 +124,18 @@ impl MatcherBuilder {
                 exact,
                 whole: *whole,
             });
-            match pattern::prefixes(hir) {
-                Some(prefixes) => {
-                    for p in prefixes {
-                        self.literals.add(&p, true);
-                        self.targets.push(Target::Prefix { regex: i as u32 });
+            if let Some(prefixes) = pattern::prefixes(hir) {
+                for p in prefixes {
+                    self.literals.add(&p, true);
+                    self.targets.push(Target::Prefix { regex: i as u32 });
+                }
+                continue;
+            }
+            match pattern::required_factors(hir) {
+                Some(factors) => {
+                    for f in factors {
+                        self.literals.add(&f, true);
+                        self.targets.push(Target::Gate { regex: i as u32 });
                     }
                 }
                 None => {
@@ -147,6 +165,7 @@ impl StageMatcher {
     /// Scans one string, reporting hits to `sink`.
     pub(crate) fn scan(&self, s: &str, sink: &mut impl Sink) {
         let hay = s.as_bytes();
+        let mut gated: Vec<u32> = Vec::new();
         self.literals
             .for_each(hay, |literal, start| match self.targets[literal as usize] {
                 Target::Word { check, len, whole } => {
@@ -169,7 +188,15 @@ impl StageMatcher {
                         sink.hit(entry.check, m.start(), m.end());
                     }
                 }
+                Target::Gate { regex } => {
+                    if !gated.contains(&regex) {
+                        gated.push(regex);
+                    }
+                }
             });
+        for regex in gated {
+            self.find_all(regex as usize, s, sink);
+        }
         if let Some(residual) = &self.residual {
             self.scan_residual(residual, s, sink);
         }
@@ -188,14 +215,19 @@ impl StageMatcher {
             .set
             .which_overlapping_matches(&Input::new(s), &mut set);
         for pid in set.iter() {
-            let entry = &self.regexes[ids[pid.as_usize()] as usize];
-            for m in entry.exact.find_iter(s) {
-                if !sink.wants(entry.check) {
-                    break;
-                }
-                if !entry.whole || whole_word_at(s, m.start(), m.end()) {
-                    sink.hit(entry.check, m.start(), m.end());
-                }
+            self.find_all(ids[pid.as_usize()] as usize, s, sink);
+        }
+    }
+
+    /// Runs one exact regex over the whole string.
+    fn find_all(&self, regex: usize, s: &str, sink: &mut impl Sink) {
+        let entry = &self.regexes[regex];
+        for m in entry.exact.find_iter(s) {
+            if !sink.wants(entry.check) {
+                break;
+            }
+            if !entry.whole || whole_word_at(s, m.start(), m.end()) {
+                sink.hit(entry.check, m.start(), m.end());
             }
         }
     }
@@ -240,6 +272,22 @@ mod tests {
         // non-ASCII non-word characters are boundaries
         assert_eq!(scan(&m, "\u{2014}key-ab12\u{2014}"), [(0, 3, 11)]);
         assert_eq!(scan(&m, "\u{2014}123-45\u{2014}"), [(1, 3, 9)]);
+    }
+
+    #[test]
+    fn gated_and_case_folded_patterns() {
+        let mut b = MatcherBuilder::default();
+        b.add_pattern(0, pattern::parse(r"(?i)\bpassword\s*=").unwrap());
+        b.add_pattern(1, pattern::parse(r"\b[a-z]+://[a-z]+:[a-z]+@").unwrap());
+        let m = b.build().unwrap();
+        assert_eq!(scan(&m, "x pAsSwOrD= y"), [(0, 2, 11)]);
+        assert_eq!(
+            scan(&m, "PA\u{17F}SWORD ="),
+            [(0, 0, 11)],
+            "long s folds to s"
+        );
+        assert_eq!(scan(&m, "see postgres://bob:pw@db"), [(1, 4, 22)]);
+        assert_eq!(scan(&m, "see postgres://bob@db"), []);
     }
 
     #[test]

@@ -17,7 +17,9 @@
 
 use regex_automata::meta;
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
-use regex_syntax::hir::{Hir, HirKind, Look};
+use regex_syntax::hir::{
+    Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look,
+};
 
 use crate::policy::limits::MAX_REGEX_BYTES;
 
@@ -123,11 +125,143 @@ pub(crate) fn relax(hir: &Hir) -> Hir {
 /// minimal (no literal is a prefix of another), or `None` when they are too
 /// many or too weak to filter on.
 pub(crate) fn prefixes(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    // Literals are matched ASCII-case-insensitively, so a class such as
+    // `[Ss\u{17F}]` only needs `s` and `\u{17F}`: dropping the upper-case
+    // letters keeps `(?i)password` to a handful of literals instead of hundreds.
+    let hir = &fold_ascii_case(hir);
+    let narrow = prefixes_with(hir, 16, 250, MAX_PREFIXES)?;
+    if narrow.iter().all(|l| l.len() >= 3) {
+        return Some(narrow);
+    }
+    // One- and two-byte literals occur everywhere (`sk` in `task`): look one
+    // class further, which usually gives three-byte literals.
+    match prefixes_with(hir, 64, 2_000, MAX_WIDE_PREFIXES) {
+        Some(wide) if wide.iter().all(|l| l.len() >= 3) => Some(wide),
+        _ => Some(narrow),
+    }
+}
+
+/// Literals one of which every match of the pattern contains somewhere
+/// (ASCII-lowercased), good enough to gate the pattern on: a string with
+/// none of them cannot match. `None` when there is no such set.
+pub(crate) fn required_factors(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    let set = factors(&fold_ascii_case(hir))?;
+    let rare = |l: &[u8]| l.len() == 1 && b"@<>{}|\\^~`$#&%;".contains(&l[0]);
+    let good = set.iter().all(|l| l.len() >= 3 || rare(l)) && set.len() <= MAX_PREFIXES;
+    good.then_some(set)
+}
+
+/// How good a factor set is to filter on: longer shortest literal first, then fewer literals.
+fn score(set: &[Vec<u8>]) -> (usize, std::cmp::Reverse<usize>) {
+    (
+        set.iter().map(Vec::len).min().unwrap_or(0),
+        std::cmp::Reverse(set.len()),
+    )
+}
+
+fn factors(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    match hir.kind() {
+        HirKind::Literal(lit) if !lit.0.is_empty() => Some(vec![lit.0.to_ascii_lowercase()]),
+        HirKind::Capture(cap) => factors(&cap.sub),
+        HirKind::Repetition(rep) if rep.min >= 1 => factors(&rep.sub),
+        HirKind::Alternation(subs) => {
+            let mut all = Vec::new();
+            for sub in subs {
+                all.extend(factors(sub)?);
+            }
+            all.sort();
+            all.dedup();
+            Some(all)
+        }
+        HirKind::Concat(subs) => {
+            let mut best: Option<Vec<Vec<u8>>> = None;
+            let mut consider = |set: Option<Vec<Vec<u8>>>| {
+                if let Some(set) = set
+                    && best.as_ref().is_none_or(|b| score(&set) > score(b))
+                {
+                    best = Some(set);
+                }
+            };
+            for (i, sub) in subs.iter().enumerate() {
+                consider(factors(sub));
+                // Every match holds a match of `subs[i..]`, which starts with one of its prefixes.
+                let rest = Hir::concat(subs[i..].to_vec());
+                consider(prefixes_with(&rest, 16, 250, MAX_PREFIXES));
+            }
+            best
+        }
+        _ => None,
+    }
+}
+
+/// The pattern with every ASCII upper-case letter removed from classes that
+/// also hold its lower-case form. Only for literal extraction: the result
+/// matches fewer strings, but every match of the pattern is a match of it up
+/// to ASCII case.
+fn fold_ascii_case(hir: &Hir) -> Hir {
+    match hir.kind() {
+        HirKind::Class(Class::Unicode(cls)) => {
+            let mut upper = Vec::new();
+            for c in b'A'..=b'Z' {
+                let (u, l) = (char::from(c), char::from(c.to_ascii_lowercase()));
+                let holds = |x: char| cls.ranges().iter().any(|r| r.start() <= x && x <= r.end());
+                if holds(u) && holds(l) {
+                    upper.push(ClassUnicodeRange::new(u, u));
+                }
+            }
+            if upper.is_empty() {
+                return hir.clone();
+            }
+            let mut out = cls.clone();
+            out.difference(&ClassUnicode::new(upper));
+            Hir::class(Class::Unicode(out))
+        }
+        HirKind::Class(Class::Bytes(cls)) => {
+            let mut upper = Vec::new();
+            for c in b'A'..=b'Z' {
+                let l = c.to_ascii_lowercase();
+                let holds = |x: u8| cls.ranges().iter().any(|r| r.start() <= x && x <= r.end());
+                if holds(c) && holds(l) {
+                    upper.push(ClassBytesRange::new(c, c));
+                }
+            }
+            if upper.is_empty() {
+                return hir.clone();
+            }
+            let mut out = cls.clone();
+            out.difference(&ClassBytes::new(upper));
+            Hir::class(Class::Bytes(out))
+        }
+        HirKind::Repetition(rep) => {
+            let mut rep = rep.clone();
+            rep.sub = Box::new(fold_ascii_case(&rep.sub));
+            Hir::repetition(rep)
+        }
+        HirKind::Capture(cap) => {
+            let mut cap = cap.clone();
+            cap.sub = Box::new(fold_ascii_case(&cap.sub));
+            Hir::capture(cap)
+        }
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(fold_ascii_case).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(fold_ascii_case).collect()),
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Look(_) => hir.clone(),
+    }
+}
+
+/// Largest number of (three-byte or longer) prefixes accepted from the wider extraction.
+const MAX_WIDE_PREFIXES: usize = 1024;
+
+fn prefixes_with(
+    hir: &Hir,
+    limit_class: usize,
+    limit_total: usize,
+    max: usize,
+) -> Option<Vec<Vec<u8>>> {
     let mut extractor = Extractor::new();
     extractor
         .kind(ExtractKind::Prefix)
-        .limit_total(250)
-        .limit_class(16)
+        .limit_total(limit_total)
+        .limit_class(limit_class)
         .limit_repeat(8);
     let seq = extractor.extract(hir);
     let literals = seq.literals()?;
@@ -145,7 +279,7 @@ pub(crate) fn prefixes(hir: &Hir) -> Option<Vec<Vec<u8>>> {
             minimal.push(lit);
         }
     }
-    if minimal.is_empty() || minimal.len() > MAX_PREFIXES {
+    if minimal.is_empty() || minimal.len() > max {
         return None;
     }
     // Single bytes that occur everywhere in text would make every position a candidate.
@@ -177,13 +311,62 @@ mod tests {
             ["akia", "asia"]
         );
         assert_eq!(pre(r"(?i)\bignore\s+previous").unwrap(), ["ignore"]);
+        // `s` also folds to U+017F under Unicode case folding: those spellings stay.
+        let pw = pre(r#"(?i)\b(?:password|passwd|pwd)["']?\s*[:=]"#).unwrap();
+        assert!(
+            pw.contains(&"password".to_owned()) && pw.contains(&"pa\u{17f}sword".to_owned()),
+            "{pw:?}"
+        );
+        let iban = pre(r"\b(?:GB|DE|FR|ES|IT|NL)[0-9]{2}[A-Z0-9]{11,30}\b").unwrap();
+        assert!(
+            iban.iter().all(|l| l.len() >= 3),
+            "not `de` alone: {iban:?}"
+        );
         assert_eq!(pre(r"\bghp_[A-Za-z0-9]{36}\b").unwrap(), ["ghp_"]);
-        assert_eq!(pre(r"(?i)<\s*/?\s*system").unwrap()[0], "<");
+        assert_eq!(pre(r"(?i)<\s*/?\s*system").unwrap(), ["<"]);
+        let sk = pre(r"\bSK[0-9a-fA-F]{32}\b").unwrap();
+        assert!(
+            sk.len() <= 256 && sk.iter().all(|l| l.len() >= 3),
+            "not `sk` alone: {sk:?}"
+        );
         assert!(
             pre(r"[0-9]{3}-[0-9]{2}-[0-9]{4}").is_none(),
             "starts with any digit"
         );
         assert!(pre(r"\b[A-Za-z0-9._%+-]+@example\.com").is_none());
+    }
+
+    fn req(p: &str) -> Option<Vec<String>> {
+        required_factors(&parse(p).unwrap()).map(|v| {
+            v.into_iter()
+                .map(|l| String::from_utf8_lossy(&l).into_owned())
+                .collect()
+        })
+    }
+
+    #[test]
+    fn required_factors_of_patterns_without_prefixes() {
+        assert_eq!(
+            req(r"\b[0-9]{8,10}:AA[0-9A-Za-z_-]{33}\b").unwrap(),
+            [":aa"]
+        );
+        assert_eq!(
+            req(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^/\s:@]{1,64}@").unwrap(),
+            ["://"]
+        );
+        assert_eq!(
+            req(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,24}\b").unwrap(),
+            ["@"]
+        );
+        assert!(
+            req(r"\b[0-9]{3}-[0-9]{2}-[0-9]{4}\b").is_none(),
+            "`-` is too common"
+        );
+        assert!(
+            req(r"[a-z]+(?:foo|x)").is_none(),
+            "one branch has no good literal"
+        );
+        assert_eq!(req(r"[0-9]+(?:foo|bar)").unwrap(), ["bar", "foo"]);
     }
 
     #[test]

@@ -73,7 +73,11 @@ impl StreamAutomaton {
         let mut regex_targets = Vec::new();
         let mut words: Vec<Box<[u8]>> = Vec::new();
         let mut word_targets = Vec::new();
+        let mut lookless = Vec::new();
         let mut add_regex = |hir: Hir, check: u32, whole: bool| -> Result<(), String> {
+            // Decided on the exact pattern: its relaxed form may have lost a
+            // trailing `\b` that needs the next character.
+            lookless.push(hir.properties().look_set().is_empty());
             regex_targets.push(Target::Regex {
                 check,
                 exact: pattern::exact_regex(&hir)?,
@@ -129,10 +133,6 @@ impl StreamAutomaton {
                     .map_err(|e| format!("cannot build the stream word automaton: {e}"))?,
             )
         };
-        let lookless = hirs
-            .iter()
-            .map(|h| h.properties().look_set().is_empty())
-            .collect();
         let dfa = if hirs.is_empty() {
             None
         } else {
@@ -191,6 +191,8 @@ pub struct StreamScanner<'e> {
     cache: Option<Cache>,
     state: Option<LazyStateID>,
     word_state: Option<aho_corasick::automaton::StateID>,
+    /// Whole-word candidates that end where the text ends so far.
+    deferred: Vec<(bool, usize, usize)>,
     /// Checks that have hit (each is reported once).
     hit: Vec<bool>,
     hits: Vec<Hit>,
@@ -246,6 +248,7 @@ impl Engine {
                 .words
                 .as_ref()
                 .and_then(|w| w.start_state(aho_corasick::Anchored::No).ok()),
+            deferred: Vec::new(),
             hit: vec![false; self.policy.checks.len()],
             hits: Vec::new(),
             spent: vec![0; automaton.regex_targets.len()],
@@ -275,8 +278,8 @@ impl StreamScanner<'_> {
             return None;
         }
         let before = self.hits.len();
-        // (is a word, target, end)
-        let mut pending: Vec<(bool, usize, usize)> = Vec::new();
+        // (is a word, target, end); candidates waiting for this delta come first.
+        let mut pending: Vec<(bool, usize, usize)> = std::mem::take(&mut self.deferred);
         if let (Some(words), Some(mut sid)) = (self.automaton.words.as_ref(), self.word_state) {
             for (i, &b) in self.text.as_bytes().iter().enumerate().skip(from) {
                 sid = words.next_state(aho_corasick::Anchored::No, sid, b);
@@ -335,6 +338,14 @@ impl StreamScanner<'_> {
         };
         let check = target.check();
         if !self.active[check as usize] || self.hit[check as usize] {
+            return;
+        }
+        let needs_next = match target {
+            Target::Word { whole, .. } | Target::Regex { whole, .. } => *whole,
+        };
+        if needs_next && end >= self.text.len() {
+            // Whether a word character follows is only known with the next delta.
+            self.deferred.push((word, t, end));
             return;
         }
         let text = self.text.as_str();
