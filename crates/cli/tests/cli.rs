@@ -1087,7 +1087,7 @@ mod validate {
         );
         assert!(
             lines.contains(&format!(
-                "{}: /mode: unknown mode \"loud\"; expected `active` or `advisory`",
+                "{}: /mode: unknown mode `loud`; expected `active` or `advisory`",
                 arg(&b)
             )),
             "{lines:#?}"

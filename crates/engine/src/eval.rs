@@ -28,17 +28,25 @@ pub(crate) struct Hit {
 /// A scanned field that had hits.
 #[derive(Clone, Debug)]
 pub(crate) struct Field {
+    /// The pointer shown in findings (matched key parts hidden).
     pub(crate) pointer: String,
+    /// The pointer into the request as it is (for redaction).
+    pub(crate) raw: String,
     pub(crate) kind: FieldKind,
 }
 
-/// Collects hits while the strings of a request are scanned.
+/// Collects hits while the strings of a request are scanned: every hit of a
+/// check that redacts (or in an object key, whose pointer must hide it), else
+/// the leftmost hit per check and field.
 pub(crate) struct Recorder<'a> {
     active: &'a [bool],
     need_all: &'a [bool],
-    /// The field each check last hit in (`u32::MAX`: none).
+    /// The field each check last hit in (`u32::MAX`: none), and that hit.
     last_field: Vec<u32>,
+    last_hit: Vec<usize>,
     pub(crate) field: u32,
+    /// Keep every span in the current field.
+    pub(crate) all_spans: bool,
     pub(crate) hits: Vec<Hit>,
 }
 
@@ -48,7 +56,9 @@ impl<'a> Recorder<'a> {
             active,
             need_all,
             last_field: vec![u32::MAX; active.len()],
+            last_hit: vec![0; active.len()],
             field: 0,
+            all_spans: false,
             hits: Vec::new(),
         }
     }
@@ -57,18 +67,34 @@ impl<'a> Recorder<'a> {
 impl Sink for Recorder<'_> {
     #[inline]
     fn wants(&mut self, check: u32) -> bool {
-        let c = check as usize;
-        self.active[c] && (self.need_all[c] || self.last_field[c] != self.field)
+        self.active[check as usize]
+    }
+
+    #[inline]
+    fn every(&self, check: u32) -> bool {
+        self.all_spans || self.need_all[check as usize]
     }
 
     fn hit(&mut self, check: u32, start: usize, end: usize) {
-        self.last_field[check as usize] = self.field;
-        self.hits.push(Hit {
+        let c = check as usize;
+        let hit = Hit {
             check,
             field: self.field,
             start,
             end,
-        });
+        };
+        if self.every(check) {
+            self.hits.push(hit);
+        } else if self.last_field[c] == self.field {
+            let kept = &mut self.hits[self.last_hit[c]];
+            if start < kept.start {
+                *kept = hit;
+            }
+        } else {
+            self.last_field[c] = self.field;
+            self.last_hit[c] = self.hits.len();
+            self.hits.push(hit);
+        }
     }
 }
 
@@ -103,6 +129,10 @@ fn default_message(check: &Check) -> &'static str {
     }
 }
 
+const NOT_INTERACTIVE: &str = "no human could be asked: the request is not interactive";
+const CANNOT_REDACT: &str =
+    "the matched text is in a field that cannot be redacted, so the request is blocked";
+
 /// The placeholder that replaces text a check redacts.
 pub(crate) fn placeholder(check: &Check) -> String {
     check
@@ -132,11 +162,13 @@ pub(crate) fn evaluate(engine: &Engine, request: &CheckRequest) -> Result<Decisi
     if let Some(matcher) = &data.matcher {
         for_each_string(request, stage, |ptr, kind, text| {
             rec.field = fields.len() as u32;
+            rec.all_spans = kind.is_key();
             let before = rec.hits.len();
             matcher.scan(text, &mut rec);
             if rec.hits.len() > before {
                 fields.push(Field {
                     pointer: ptr.to_string(),
+                    raw: ptr.to_string(),
                     kind,
                 });
             }
@@ -159,16 +191,60 @@ pub(crate) fn evaluate(engine: &Engine, request: &CheckRequest) -> Result<Decisi
         if hit_any {
             fields.push(Field {
                 pointer: "/tool/name".to_owned(),
+                raw: "/tool/name".to_owned(),
                 kind: FieldKind::ToolName,
             });
         }
     }
 
+    hide_matched_keys(engine, request, &rec.hits, &mut fields);
     let mut decision = build(engine, request, stage, &rec.hits, &fields);
     decision.evaluated = Some(evaluated);
     decision.evaluated_at = Some(crate::clock::rfc3339(SystemTime::now()));
     decision.duration_us = Some(started.elapsed().as_micros() as u64);
     Ok(decision)
+}
+
+/// A hit in an object key would show in every pointer through that key: the
+/// matched parts of the key are replaced by their placeholders there (which
+/// is also the key's name in `modified` when the check redacts).
+fn hide_matched_keys(engine: &Engine, request: &CheckRequest, hits: &[Hit], fields: &mut [Field]) {
+    let _ = request;
+    for k in 0..fields.len() {
+        if !fields[k].kind.is_key() {
+            continue;
+        }
+        let mut spans: Vec<(usize, usize, String)> = hits
+            .iter()
+            .filter(|h| h.field as usize == k)
+            .map(|h| {
+                (
+                    h.start,
+                    h.end,
+                    placeholder(&engine.policy.checks[h.check as usize]),
+                )
+            })
+            .collect();
+        // Keys are hidden from the inside out, so an outer key sees pointers
+        // that already hide the inner ones.
+        let original = fields[k].pointer.clone();
+        let Some(cut) = original.rfind('/') else {
+            continue;
+        };
+        let key = palisade_protocol::pointer::unescape(&original[cut + 1..]);
+        let hidden = redact::redact_text(&key, &mut spans);
+        let mut replaced = original[..cut].to_owned();
+        palisade_protocol::pointer::push(&mut replaced, &hidden);
+        for f in fields.iter_mut() {
+            if f.pointer == original {
+                f.pointer.clone_from(&replaced);
+            } else if let Some(rest) = f.pointer.strip_prefix(&original)
+                && rest.starts_with('/')
+            {
+                f.pointer = format!("{replaced}{rest}");
+            }
+        }
+    }
 }
 
 /// Turns hits into a decision (everything but timing).
@@ -207,14 +283,12 @@ pub(crate) fn build(
                 redactions.push(hit);
             } else {
                 action = FindingAction::Block;
-                note = Some(
-                    "the matched text is in a field that cannot be redacted, so the request is blocked",
-                );
+                note = Some(CANNOT_REDACT);
             }
         }
         if action == FindingAction::Ask && !interactive {
             action = FindingAction::Block;
-            note = Some("no human could be asked: the request is not interactive");
+            note = Some(NOT_INTERACTIVE);
         }
         if last == Some((hit.check, hit.field)) {
             continue;
@@ -279,10 +353,20 @@ pub(crate) fn build(
             if let Some(f) = headline {
                 let check = &policy.checks[engine.ids[&f.check_id] as usize];
                 decision.reason_code = Some(f.reason_code.clone());
-                decision.message = Some(if kind == DecisionKind::Ask {
-                    format!("{noun} needs confirmation (guardrail check '{}')", check.id)
-                } else {
-                    format!("{noun} blocked by guardrail check '{}'", check.id)
+                // Say why when the check's own action was not `block`.
+                let note = match check.on_fail.effective(mode) {
+                    FindingAction::Ask if kind == DecisionKind::Block => Some(NOT_INTERACTIVE),
+                    FindingAction::Redact => Some(CANNOT_REDACT),
+                    _ => None,
+                };
+                decision.message = Some(match (kind, note) {
+                    (DecisionKind::Ask, _) => {
+                        format!("{noun} needs confirmation (guardrail check '{}')", check.id)
+                    }
+                    (_, Some(n)) => {
+                        format!("{noun} blocked by guardrail check '{}' ({n})", check.id)
+                    }
+                    (_, None) => format!("{noun} blocked by guardrail check '{}'", check.id),
                 });
                 decision.replacement = Some(
                     check

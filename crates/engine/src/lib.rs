@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod clock;
+mod dupkeys;
 mod engine;
 mod error;
 mod eval;

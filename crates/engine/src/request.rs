@@ -34,10 +34,17 @@ pub fn parse_request(text: &str) -> Result<CheckRequest, RequestError> {
         Some(_) => {}
     }
     // The fast path; the slower path-tracking parse only runs to explain an error.
-    match serde_json::from_str(text) {
-        Ok(request) => Ok(request),
-        Err(_) => Err(explain(text)),
+    let request = serde_json::from_str(text).map_err(|_| explain(text))?;
+    if let Some(r) = crate::dupkeys::find_repeated(text) {
+        return Err(RequestError::Malformed {
+            message: format!(
+                "key `{}` appears more than once in this object; a key may appear only once",
+                r.key
+            ),
+            pointer: r.pointer,
+        });
     }
+    Ok(request)
 }
 
 fn explain(text: &str) -> RequestError {
@@ -111,6 +118,20 @@ mod tests {
         assert!(!e.to_string().contains("struct"), "{e}");
         let e = parse_request(r#"{"action": {"targets": [{"uri": 7}]}}"#).unwrap_err();
         assert_eq!(e.pointer(), "/action/targets/0/uri");
+    }
+
+    #[test]
+    fn repeated_keys_are_rejected_anywhere() {
+        let e = parse_request(
+            r#"{"tool":{"name":"sql","arguments":{"query":"DROP TABLE users","query":"select 1"}}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.pointer(), "/tool/arguments");
+        assert!(
+            e.to_string().contains("`query` appears more than once"),
+            "{e}"
+        );
+        assert!(parse_request(r#"{"content":"a","content":"b"}"#).is_err());
     }
 
     #[test]

@@ -20,9 +20,10 @@ use literal::{LiteralSet, LiteralSetBuilder};
 
 /// Receives hits while a string is scanned.
 pub(crate) trait Sink {
-    /// Whether hits of this check are still wanted (it is active, and it has
-    /// not hit yet or needs every span).
+    /// Whether hits of this check are wanted (it is active).
     fn wants(&mut self, check: u32) -> bool;
+    /// Whether every hit of this check is wanted, not only the leftmost.
+    fn every(&self, check: u32) -> bool;
     /// A hit of `check` on bytes `start..end` of the string.
     fn hit(&mut self, check: u32, start: usize, end: usize);
 }
@@ -76,6 +77,40 @@ pub(crate) struct MatcherBuilder {
     regexes: Vec<(u32, Hir, bool)>,
 }
 
+/// Most ASCII `k`/`s` letters in a case-insensitive word for which every
+/// Unicode spelling is listed; a word with more is matched as a regex.
+const MAX_FOLDED_LETTERS: usize = 6;
+
+/// The spellings of an ASCII word under Unicode simple case folding, up to
+/// ASCII case (lower-cased): `k` may also be the Kelvin sign U+212A and `s`
+/// the long s U+017F, the only non-ASCII characters that fold to ASCII
+/// letters. `None` when there are too many.
+pub(crate) fn folded_spellings(word: &str) -> Option<Vec<String>> {
+    let lower = word.to_ascii_lowercase();
+    let n = lower.bytes().filter(|b| matches!(b, b'k' | b's')).count();
+    if n > MAX_FOLDED_LETTERS {
+        return None;
+    }
+    let mut out = vec![String::with_capacity(lower.len() + 2 * n)];
+    for c in lower.chars() {
+        let alt = match c {
+            'k' => Some('\u{212A}'),
+            's' => Some('\u{17F}'),
+            _ => None,
+        };
+        match alt {
+            None => out.iter_mut().for_each(|s| s.push(c)),
+            Some(a) => {
+                let mut more = out.clone();
+                out.iter_mut().for_each(|s| s.push(c));
+                more.iter_mut().for_each(|s| s.push(a));
+                out.extend(more);
+            }
+        }
+    }
+    Some(out)
+}
+
 /// Whether `c` is a word character as Unicode `\w` defines it.
 pub(crate) fn is_word_char(c: char) -> bool {
     regex_syntax::try_is_word_character(c).unwrap_or(c.is_alphanumeric() || c == '_')
@@ -91,14 +126,23 @@ pub(crate) fn whole_word_at(s: &str, start: usize, end: usize) -> bool {
 impl MatcherBuilder {
     /// Adds a blocklist word of `check`.
     pub(crate) fn add_word(&mut self, check: u32, word: &str, case_sensitive: bool, whole: bool) {
-        if case_sensitive || word.is_ascii() {
-            let id = self.literals.add(word.as_bytes(), !case_sensitive);
-            debug_assert_eq!(id as usize, self.targets.len());
-            self.targets.push(Target::Word {
-                check,
-                len: word.len() as u32,
-                whole,
-            });
+        let spellings = if case_sensitive {
+            Some(vec![word.to_owned()])
+        } else if word.is_ascii() {
+            folded_spellings(word)
+        } else {
+            None
+        };
+        if let Some(spellings) = spellings {
+            for w in spellings {
+                let id = self.literals.add(w.as_bytes(), !case_sensitive);
+                debug_assert_eq!(id as usize, self.targets.len());
+                self.targets.push(Target::Word {
+                    check,
+                    len: w.len() as u32,
+                    whole,
+                });
+            }
         } else {
             // Non-ASCII letters fold by Unicode simple case folding, as `(?i)` does.
             let pattern = format!("(?i){}", regex_syntax::escape(word));
@@ -222,12 +266,15 @@ impl StageMatcher {
     /// Runs one exact regex over the whole string.
     fn find_all(&self, regex: usize, s: &str, sink: &mut impl Sink) {
         let entry = &self.regexes[regex];
+        if !sink.wants(entry.check) {
+            return;
+        }
         for m in entry.exact.find_iter(s) {
-            if !sink.wants(entry.check) {
-                break;
-            }
             if !entry.whole || whole_word_at(s, m.start(), m.end()) {
                 sink.hit(entry.check, m.start(), m.end());
+                if !sink.every(entry.check) {
+                    break;
+                }
             }
         }
     }
@@ -242,6 +289,9 @@ mod tests {
 
     impl Sink for Collect {
         fn wants(&mut self, _check: u32) -> bool {
+            true
+        }
+        fn every(&self, _check: u32) -> bool {
             true
         }
         fn hit(&mut self, check: u32, start: usize, end: usize) {
@@ -303,5 +353,18 @@ mod tests {
         assert_eq!(scan(&m, "concatenate cat_x cat."), [(2, 18, 21)]);
         assert_eq!(scan(&m, "\u{e9}cat"), []);
         assert_eq!(scan(&m, "Z\u{dc}RICH"), [(3, 0, 7)]);
+        // The Kelvin sign and the long s fold to `k` and `s`, as in `(?i)` regexes.
+        let mut b = MatcherBuilder::default();
+        b.add_word(0, "kill", false, false);
+        b.add_word(1, "secret", false, false);
+        b.add_word(2, "Kiss", true, false);
+        let m = b.build().unwrap();
+        assert_eq!(scan(&m, "\u{212A}ILL it"), [(0, 0, 6)]);
+        assert_eq!(scan(&m, "\u{17F}ecret"), [(1, 0, 7)]);
+        assert_eq!(
+            scan(&m, "\u{212A}iss kiss"),
+            [],
+            "case-sensitive words match exactly"
+        );
     }
 }

@@ -508,9 +508,17 @@ fn one_check(
         Some(message),
         finding.message.clone(),
     );
+    // A hit in an object key is hidden in the pointer: the matched part of
+    // the key shows as the check's placeholder.
+    let placeholder = replacement.map_or_else(|| format!("[REDACTED:{id}]"), str::to_owned);
+    let pointer = if spot.what.contains("key") {
+        spot.pointer.replace(TOKEN, &placeholder)
+    } else {
+        spot.pointer.to_owned()
+    };
     let location = match spot.span {
-        Some((start, end)) => Location::span(spot.pointer, start, end),
-        None => Location::field(spot.pointer),
+        Some((start, end)) => Location::span(pointer, start, end),
+        None => Location::field(pointer),
     };
     m.check(
         &label,
@@ -522,7 +530,10 @@ fn one_check(
     let (reason, headline, shown) = match kind {
         DecisionKind::Block => (
             Some(format!("guardrail.{}", t.name())),
-            Some(format!("{noun} blocked by guardrail check '{id}'")),
+            Some(match note {
+                Some(n) => format!("{noun} blocked by guardrail check '{id}' ({n})"),
+                None => format!("{noun} blocked by guardrail check '{id}'"),
+            }),
             Some(
                 replacement
                     .unwrap_or(default_replacement(spot.stage))
@@ -550,7 +561,6 @@ fn one_check(
     m.check(&label, "reasonCode", reason, d.reason_code.clone());
     m.check(&label, "message", headline, d.message.clone());
     m.check(&label, "replacement", shown, d.replacement.clone());
-    let placeholder = replacement.map_or_else(|| format!("[REDACTED:{id}]"), str::to_owned);
     let modified = match (kind, spot.redacted) {
         (DecisionKind::Modify, Some(redacted)) => Some(redacted(&placeholder)),
         _ => None,
@@ -728,8 +738,12 @@ fn pair(
         headline.map(|id| format!("guardrail.{}", type_of(id))),
         d.reason_code.clone(),
     );
+    let note = |id: &str| effective(if id == "a" { a } else { b }, mode, interactive, true).1;
     let message = headline.map(|id| match strongest {
-        DecisionKind::Block => format!("Input blocked by guardrail check '{id}'"),
+        DecisionKind::Block => match note(id) {
+            Some(n) => format!("Input blocked by guardrail check '{id}' ({n})"),
+            None => format!("Input blocked by guardrail check '{id}'"),
+        },
         DecisionKind::Ask => format!("Input needs confirmation (guardrail check '{id}')"),
         _ => format!("Input redacted by guardrail check '{id}'"),
     });

@@ -23,3 +23,12 @@ pub fn push_index(pointer: &mut String, index: usize) {
     use std::fmt::Write as _;
     let _ = write!(pointer, "/{index}");
 }
+
+/// Decodes one pointer token: `~1` is `/` and `~0` is `~`.
+///
+/// ```
+/// assert_eq!(palisade_protocol::pointer::unescape("a~1b~0c"), "a/b~c");
+/// ```
+pub fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}

@@ -59,11 +59,19 @@ fn redact_json(
                 Some(i) => (&relative[..i], &relative[i + 1..]),
                 None => return,
             };
-            let key = last.replace("~1", "/").replace("~0", "~");
+            let key = palisade_protocol::pointer::unescape(last);
             if let Some(Value::Object(map)) = root.pointer_mut(parent)
                 && let Some(v) = map.remove(&key)
             {
-                map.insert(redact_text(&key, &mut spans), v);
+                // Two keys may redact to the same name: keep both members.
+                let base = redact_text(&key, &mut spans);
+                let mut name = base.clone();
+                let mut n = 2;
+                while map.contains_key(&name) {
+                    name = format!("{base} ({n})");
+                    n += 1;
+                }
+                map.insert(name, v);
             }
         }
         _ => {
@@ -93,7 +101,7 @@ pub(crate) fn apply(
     let mut order: Vec<usize> = (0..fields.len()).collect();
     order.sort_by_key(|&i| {
         let is_key = matches!(fields[i].kind, FieldKind::ArgKey | FieldKind::OutputKey);
-        (is_key, std::cmp::Reverse(fields[i].pointer.len()))
+        (is_key, std::cmp::Reverse(fields[i].raw.len()))
     });
     for i in order {
         let field = &fields[i];
@@ -117,14 +125,14 @@ pub(crate) fn apply(
             }
             FieldKind::ArgString | FieldKind::ArgKey | FieldKind::ArgNumber => {
                 if let Some(root) = arguments.as_mut() {
-                    let rel = field.pointer.strip_prefix("/tool/arguments").unwrap_or("");
+                    let rel = field.raw.strip_prefix("/tool/arguments").unwrap_or("");
                     redact_json(root, rel, field.kind, spans);
                     args_changed = true;
                 }
             }
             FieldKind::OutputString | FieldKind::OutputKey | FieldKind::OutputNumber => {
                 if let Some(root) = output.as_mut() {
-                    let rel = field.pointer.strip_prefix("/tool/output").unwrap_or("");
+                    let rel = field.raw.strip_prefix("/tool/output").unwrap_or("");
                     redact_json(root, rel, field.kind, spans);
                     output_changed = true;
                 }

@@ -22,11 +22,21 @@ pub(crate) enum FieldKind {
     ToolName,
     /// `action.description`, `operation`, `resource.uri` or a target's `uri`.
     ActionText,
-    /// A leaf or key of `action.attributes`.
+    /// A leaf of `action.attributes`.
     Attribute,
+    /// An object key in `action.attributes`.
+    AttributeKey,
 }
 
 impl FieldKind {
+    /// Whether the scanned string is an object key.
+    pub(crate) fn is_key(self) -> bool {
+        matches!(
+            self,
+            FieldKind::ArgKey | FieldKind::OutputKey | FieldKind::AttributeKey
+        )
+    }
+
     /// Whether `modified` can carry a redacted copy of this field.
     pub(crate) fn redactable(self) -> bool {
         matches!(
@@ -62,7 +72,7 @@ const OUTPUT: Kinds = Kinds {
 };
 const ATTRS: Kinds = Kinds {
     string: FieldKind::Attribute,
-    key: FieldKind::Attribute,
+    key: FieldKind::AttributeKey,
     number: FieldKind::Attribute,
 };
 
@@ -147,7 +157,7 @@ pub(crate) fn for_each_string(
                     for (key, item) in attrs {
                         let len = ptr.len();
                         pointer::push(&mut ptr, key);
-                        f(&ptr, FieldKind::Attribute, key);
+                        f(&ptr, FieldKind::AttributeKey, key);
                         walk(item, &mut ptr, ATTRS, &mut f);
                         ptr.truncate(len);
                     }

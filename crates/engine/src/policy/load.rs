@@ -73,6 +73,12 @@ pub(super) fn from_json_str(text: &str) -> Result<Policy, PolicyErrors> {
     check_size(text)?;
     let value: Value = serde_json::from_str(text)
         .map_err(|e| PolicyErrors::one("", format!("invalid JSON: {e}")))?;
+    if let Some(r) = crate::dupkeys::find_repeated(text) {
+        return Err(PolicyErrors::one(
+            r.pointer,
+            format!("key `{}` appears more than once in this object", r.key),
+        ));
+    }
     from_value(&value)
 }
 
@@ -80,6 +86,12 @@ pub(super) fn from_yaml_str(text: &str) -> Result<Policy, PolicyErrors> {
     check_size(text)?;
     let value: Value = serde_yaml_ng::from_str(text)
         .map_err(|e| PolicyErrors::one("", format!("invalid YAML: {e}")))?;
+    if let Some(r) = crate::dupkeys::find_repeated_in(serde_yaml_ng::Deserializer::from_str(text)) {
+        return Err(PolicyErrors::one(
+            r.pointer,
+            format!("key `{}` appears more than once in this mapping", r.key),
+        ));
+    }
     from_value(&value)
 }
 
@@ -120,6 +132,14 @@ fn json_type(v: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
+    }
+}
+
+/// A value as users wrote it: strings in backticks, anything else as JSON.
+fn quoted(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("`{s}`"),
+        other => other.to_string(),
     }
 }
 
@@ -174,7 +194,10 @@ impl Loader {
                 Some("advisory") => policy.mode = Mode::Advisory,
                 _ => self.err(
                     "/mode",
-                    format!("unknown mode {mode}; expected `active` or `advisory`"),
+                    format!(
+                        "unknown mode {}; expected `active` or `advisory`",
+                        quoted(mode)
+                    ),
                 ),
             }
         }
@@ -208,10 +231,21 @@ impl Loader {
             let (id, check) = self.check(&ptr, i, item);
             if let Some(id) = id {
                 if let Some(first) = ids.get(&id) {
-                    self.err(
-                        child(&ptr, "id"),
-                        format!("duplicate check id `{id}` (first used by /checks/{first})"),
-                    );
+                    let explicit = item.get("id").is_some();
+                    let (at, message) = if explicit {
+                        (
+                            child(&ptr, "id"),
+                            format!("duplicate check id `{id}` (first used by /checks/{first})"),
+                        )
+                    } else {
+                        (
+                            ptr.clone(),
+                            format!(
+                                "this check's default id `{id}` is already used by /checks/{first}; give it an `id`"
+                            ),
+                        )
+                    };
+                    self.err(at, message);
                 } else {
                     ids.insert(id, i);
                 }
@@ -266,7 +300,8 @@ impl Loader {
                 self.err(
                     child(ptr, "type"),
                     format!(
-                        "unknown check type {other}; expected one of {}",
+                        "unknown check type {}; expected one of {}",
+                        quoted(other),
                         one_of(SUPPORTED_TYPES)
                     ),
                 );
@@ -309,7 +344,11 @@ impl Loader {
                     let all: Vec<&str> = OnFail::ALL.iter().map(|f| f.as_str()).collect();
                     self.err(
                         child(ptr, "on_fail"),
-                        format!("unknown on_fail {v}; expected one of {}", one_of(&all)),
+                        format!(
+                            "unknown on_fail {}; expected one of {}",
+                            quoted(v),
+                            one_of(&all)
+                        ),
                     );
                     OnFail::Block
                 }
@@ -323,7 +362,11 @@ impl Loader {
                     let all: Vec<&str> = Severity::ALL.iter().map(|s| s.as_str()).collect();
                     self.err(
                         child(ptr, "severity"),
-                        format!("unknown severity {v}; expected one of {}", one_of(&all)),
+                        format!(
+                            "unknown severity {}; expected one of {}",
+                            quoted(v),
+                            one_of(&all)
+                        ),
                     );
                     Severity::Medium
                 }
@@ -478,17 +521,22 @@ impl Loader {
             );
             return Vec::new();
         };
-        let mut stages = Vec::new();
+        // Each stage with the pointer it was written at.
+        let mut stages: Vec<(Stage, String)> = Vec::new();
         let mut one =
             |this: &mut Self, p: String, v: &Value| match v.as_str().and_then(Stage::from_wire) {
                 Some(s) => {
-                    if !stages.contains(&s) {
-                        stages.push(s);
+                    if !stages.iter().any(|(t, _)| *t == s) {
+                        stages.push((s, p));
                     }
                 }
                 None => this.err(
                     p,
-                    format!("unknown stage {v}; expected one of {}", one_of(&all)),
+                    format!(
+                        "unknown stage {}; expected one of {}",
+                        quoted(v),
+                        one_of(&all)
+                    ),
                 ),
             };
         match v {
@@ -504,11 +552,11 @@ impl Loader {
         }
         if let Some(t) = type_name {
             let allowed = supported_stages(t);
-            for s in &stages {
+            for (s, p) in &stages {
                 if !allowed.contains(s) {
                     let names: Vec<&str> = allowed.iter().map(|s| s.as_str()).collect();
                     self.err(
-                        sptr.clone(),
+                        p.clone(),
                         format!(
                             "type `{t}` does not run at stage `{s}`; it runs at {}",
                             one_of(&names)
@@ -517,7 +565,7 @@ impl Loader {
                 }
             }
         }
-        stages
+        stages.into_iter().map(|(s, _)| s).collect()
     }
 
     fn entries(&mut self, obj: &Map<String, Value>, ptr: &str, key: &str) -> Vec<String> {
@@ -582,5 +630,32 @@ pub(crate) fn supported_stages(type_name: &str) -> &'static [Stage] {
     match type_name {
         "tool_pattern" => &[Stage::ToolUse],
         _ => Stage::ALL,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_keys_are_refused_in_json_and_yaml() {
+        let e = from_json_str(r#"{"checks": [{"type": "regex", "stage": "input", "stage": "output", "patterns": ["x"]}]}"#)
+            .unwrap_err();
+        assert_eq!(e.errors[0].pointer, "/checks/0");
+        assert!(
+            e.errors[0]
+                .message
+                .contains("`stage` appears more than once"),
+            "{e}"
+        );
+        let e = from_yaml_str(
+            "checks:\n  - type: regex\n    stage: input\n    stage: output\n    patterns: [x]\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.errors[0].pointer, "/checks/0");
+        assert!(
+            e.to_string().contains("`stage` appears more than once"),
+            "{e}"
+        );
     }
 }

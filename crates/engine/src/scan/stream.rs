@@ -100,19 +100,24 @@ impl StreamAutomaton {
                     whole_words,
                 } => {
                     for w in list {
-                        if *case_sensitive || w.is_ascii() {
-                            let bytes: Box<[u8]> = if *case_sensitive {
-                                w.as_bytes().into()
-                            } else {
-                                w.as_bytes().to_ascii_lowercase().into()
-                            };
-                            words.push(bytes.clone());
-                            word_targets.push(Target::Word {
-                                check: c,
-                                bytes,
-                                case_insensitive: !case_sensitive,
-                                whole: *whole_words,
-                            });
+                        let spellings = if *case_sensitive {
+                            Some(vec![w.clone()])
+                        } else if w.is_ascii() {
+                            super::folded_spellings(w)
+                        } else {
+                            None
+                        };
+                        if let Some(spellings) = spellings {
+                            for sp in spellings {
+                                let bytes: Box<[u8]> = sp.into_bytes().into();
+                                words.push(bytes.clone());
+                                word_targets.push(Target::Word {
+                                    check: c,
+                                    bytes,
+                                    case_insensitive: !case_sensitive,
+                                    whole: *whole_words,
+                                });
+                            }
                         } else {
                             let source = format!("(?i){}", regex_syntax::escape(w));
                             add_regex(pattern::parse(&source)?, c, *whole_words)?;
@@ -418,6 +423,7 @@ impl StreamScanner<'_> {
     pub fn decision(&self) -> Decision {
         let fields = [Field {
             pointer: "/content".to_owned(),
+            raw: "/content".to_owned(),
             kind: FieldKind::Content,
         }];
         let mut request = self.request.clone();
