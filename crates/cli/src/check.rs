@@ -57,7 +57,8 @@ fn flag_request(args: &CheckArgs) -> anyhow::Result<Option<CheckRequest>> {
     if let Some(name) = &args.tool {
         let mut tool = Tool::new(name);
         if let Some(a) = &args.args {
-            tool.arguments = Some(serde_json::from_str(a).context("--args: not valid JSON")?);
+            tool.arguments =
+                Some(palisade_engine::parse_json(a).map_err(|e| anyhow::anyhow!("--args: {e}"))?);
         }
         request.tool = Some(tool);
     } else if args.args.is_some() {

@@ -131,11 +131,28 @@ impl Engine {
             .enumerate()
             .map(|(i, c)| (c.id.clone(), i as u32))
             .collect();
-        Ok(Self {
+        let engine = Self {
             policy,
             stages,
             ids,
-        })
+        };
+        // Streams are scanned at these stages: a policy whose stream automaton
+        // cannot be built is refused now, not when a stream starts.
+        for stage in [Stage::Input, Stage::Output] {
+            let data = &engine.stages[stage_index(stage)];
+            if data.matcher.is_none() {
+                continue;
+            }
+            let built = crate::scan::stream::StreamAutomaton::build(&engine, stage);
+            if let Err(e) = &built {
+                errors.push(PolicyError::new("/checks", format!("stage `{stage}`: {e}")));
+            }
+            let _ = data.stream.set(built);
+        }
+        if !errors.is_empty() {
+            return Err(PolicyErrors { errors });
+        }
+        Ok(engine)
     }
 
     /// Parses, validates and compiles a JSON policy.

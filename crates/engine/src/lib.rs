@@ -15,5 +15,5 @@ pub use engine::Engine;
 pub use error::{PolicyError, PolicyErrors, RequestError};
 pub use eval::default_replacement;
 pub use policy::{Check, CheckKind, OnFail, Policy};
-pub use request::parse_request;
+pub use request::{parse_json, parse_request};
 pub use scan::stream;

@@ -47,6 +47,30 @@ pub fn parse_request(text: &str) -> Result<CheckRequest, RequestError> {
     Ok(request)
 }
 
+/// Parses free-form JSON (such as tool arguments given on a command line),
+/// refusing repeated keys as [`parse_request`] does.
+///
+/// ```
+/// let err = palisade_engine::parse_json(r#"{"q": "DROP TABLE t", "q": "select 1"}"#).unwrap_err();
+/// assert!(err.to_string().contains("`q` appears more than once"));
+/// ```
+pub fn parse_json(text: &str) -> Result<serde_json::Value, RequestError> {
+    let value = serde_json::from_str(text).map_err(|e| RequestError::Malformed {
+        pointer: String::new(),
+        message: format!("invalid JSON: {e}"),
+    })?;
+    if let Some(r) = crate::dupkeys::find_repeated(text) {
+        return Err(RequestError::Malformed {
+            message: format!(
+                "key `{}` appears more than once in this object; a key may appear only once",
+                r.key
+            ),
+            pointer: r.pointer,
+        });
+    }
+    Ok(value)
+}
+
 fn explain(text: &str) -> RequestError {
     let mut de = serde_json::Deserializer::from_str(text);
     match serde_path_to_error::deserialize::<_, CheckRequest>(&mut de) {

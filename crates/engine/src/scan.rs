@@ -9,6 +9,7 @@
 //! - one multi-pattern lazy DFA over the relaxed form of the remaining
 //!   regexes ([`pattern`]), confirmed per reported pattern with the exact regex.
 
+pub(crate) mod fold;
 pub(crate) mod literal;
 pub(crate) mod pattern;
 pub mod stream;
@@ -34,15 +35,13 @@ enum Target {
         check: u32,
         len: u32,
         whole: bool,
+        /// Case-insensitive: also found in the folded copy of the text.
+        folds: bool,
     },
     /// Every match of the regex starts with this literal.
-    Prefix {
-        regex: u32,
-    },
+    Prefix { regex: u32 },
     /// Every match of the regex contains one of its gate literals.
-    Gate {
-        regex: u32,
-    },
+    Gate { regex: u32 },
 }
 
 #[derive(Clone, Debug)]
@@ -77,40 +76,6 @@ pub(crate) struct MatcherBuilder {
     regexes: Vec<(u32, Hir, bool)>,
 }
 
-/// Most ASCII `k`/`s` letters in a case-insensitive word for which every
-/// Unicode spelling is listed; a word with more is matched as a regex.
-const MAX_FOLDED_LETTERS: usize = 6;
-
-/// The spellings of an ASCII word under Unicode simple case folding, up to
-/// ASCII case (lower-cased): `k` may also be the Kelvin sign U+212A and `s`
-/// the long s U+017F, the only non-ASCII characters that fold to ASCII
-/// letters. `None` when there are too many.
-pub(crate) fn folded_spellings(word: &str) -> Option<Vec<String>> {
-    let lower = word.to_ascii_lowercase();
-    let n = lower.bytes().filter(|b| matches!(b, b'k' | b's')).count();
-    if n > MAX_FOLDED_LETTERS {
-        return None;
-    }
-    let mut out = vec![String::with_capacity(lower.len() + 2 * n)];
-    for c in lower.chars() {
-        let alt = match c {
-            'k' => Some('\u{212A}'),
-            's' => Some('\u{17F}'),
-            _ => None,
-        };
-        match alt {
-            None => out.iter_mut().for_each(|s| s.push(c)),
-            Some(a) => {
-                let mut more = out.clone();
-                out.iter_mut().for_each(|s| s.push(c));
-                more.iter_mut().for_each(|s| s.push(a));
-                out.extend(more);
-            }
-        }
-    }
-    Some(out)
-}
-
 /// Whether `c` is a word character as Unicode `\w` defines it.
 pub(crate) fn is_word_char(c: char) -> bool {
     regex_syntax::try_is_word_character(c).unwrap_or(c.is_alphanumeric() || c == '_')
@@ -126,23 +91,15 @@ pub(crate) fn whole_word_at(s: &str, start: usize, end: usize) -> bool {
 impl MatcherBuilder {
     /// Adds a blocklist word of `check`.
     pub(crate) fn add_word(&mut self, check: u32, word: &str, case_sensitive: bool, whole: bool) {
-        let spellings = if case_sensitive {
-            Some(vec![word.to_owned()])
-        } else if word.is_ascii() {
-            folded_spellings(word)
-        } else {
-            None
-        };
-        if let Some(spellings) = spellings {
-            for w in spellings {
-                let id = self.literals.add(w.as_bytes(), !case_sensitive);
-                debug_assert_eq!(id as usize, self.targets.len());
-                self.targets.push(Target::Word {
-                    check,
-                    len: w.len() as u32,
-                    whole,
-                });
-            }
+        if case_sensitive || word.is_ascii() {
+            let id = self.literals.add(word.as_bytes(), !case_sensitive);
+            debug_assert_eq!(id as usize, self.targets.len());
+            self.targets.push(Target::Word {
+                check,
+                len: word.len() as u32,
+                whole,
+                folds: !case_sensitive,
+            });
         } else {
             // Non-ASCII letters fold by Unicode simple case folding, as `(?i)` does.
             let pattern = format!("(?i){}", regex_syntax::escape(word));
@@ -212,7 +169,9 @@ impl StageMatcher {
         let mut gated: Vec<u32> = Vec::new();
         self.literals
             .for_each(hay, |literal, start| match self.targets[literal as usize] {
-                Target::Word { check, len, whole } => {
+                Target::Word {
+                    check, len, whole, ..
+                } => {
                     let end = start + len as usize;
                     if sink.wants(check) && (!whole || whole_word_at(s, start, end)) {
                         sink.hit(check, start, end);
@@ -241,9 +200,36 @@ impl StageMatcher {
         for regex in gated {
             self.find_all(regex as usize, s, sink);
         }
+        if fold::needs_folding(s) {
+            self.scan_folded(s, sink);
+        }
         if let Some(residual) = &self.residual {
             self.scan_residual(residual, s, sink);
         }
+    }
+
+    /// Case-insensitive words in the text with the Kelvin sign and long s
+    /// folded to `k` and `s` (rare: only when the text holds one of them).
+    fn scan_folded(&self, s: &str, sink: &mut impl Sink) {
+        let folded = fold::Folded::new(s);
+        self.literals
+            .for_each(folded.text.as_bytes(), |literal, start| {
+                if let Target::Word {
+                    check,
+                    len,
+                    whole,
+                    folds: true,
+                } = self.targets[literal as usize]
+                {
+                    let (start, end) = (
+                        folded.original(start),
+                        folded.original(start + len as usize),
+                    );
+                    if sink.wants(check) && (!whole || whole_word_at(s, start, end)) {
+                        sink.hit(check, start, end);
+                    }
+                }
+            });
     }
 
     fn scan_residual(&self, residual: &Residual, s: &str, sink: &mut impl Sink) {

@@ -100,24 +100,19 @@ impl StreamAutomaton {
                     whole_words,
                 } => {
                     for w in list {
-                        let spellings = if *case_sensitive {
-                            Some(vec![w.clone()])
-                        } else if w.is_ascii() {
-                            super::folded_spellings(w)
-                        } else {
-                            None
-                        };
-                        if let Some(spellings) = spellings {
-                            for sp in spellings {
-                                let bytes: Box<[u8]> = sp.into_bytes().into();
-                                words.push(bytes.clone());
-                                word_targets.push(Target::Word {
-                                    check: c,
-                                    bytes,
-                                    case_insensitive: !case_sensitive,
-                                    whole: *whole_words,
-                                });
-                            }
+                        if *case_sensitive || w.is_ascii() {
+                            let bytes: Box<[u8]> = if *case_sensitive {
+                                w.as_bytes().into()
+                            } else {
+                                w.as_bytes().to_ascii_lowercase().into()
+                            };
+                            words.push(bytes.clone());
+                            word_targets.push(Target::Word {
+                                check: c,
+                                bytes,
+                                case_insensitive: !case_sensitive,
+                                whole: *whole_words,
+                            });
                         } else {
                             let source = format!("(?i){}", regex_syntax::escape(w));
                             add_regex(pattern::parse(&source)?, c, *whole_words)?;
@@ -286,13 +281,24 @@ impl StreamScanner<'_> {
         // (is a word, target, end); candidates waiting for this delta come first.
         let mut pending: Vec<(bool, usize, usize)> = std::mem::take(&mut self.deferred);
         if let (Some(words), Some(mut sid)) = (self.automaton.words.as_ref(), self.word_state) {
-            for (i, &b) in self.text.as_bytes().iter().enumerate().skip(from) {
-                sid = words.next_state(aho_corasick::Anchored::No, sid, b);
+            // The automaton sees the Kelvin sign as `k` and the long s as `s`
+            // (see `fold`); a match still ends at an offset of the text.
+            let bytes = self.text.as_bytes();
+            let mut i = from;
+            while i < bytes.len() {
+                let b = bytes[i];
+                let (fed, last) = match (b, bytes.get(i + 1), bytes.get(i + 2)) {
+                    (0xE2, Some(0x84), Some(0xAA)) => (b'k', i + 2),
+                    (0xC5, Some(0xBF), _) => (b's', i + 1),
+                    _ => (b, i),
+                };
+                sid = words.next_state(aho_corasick::Anchored::No, sid, fed);
                 if words.is_special(sid) && words.is_match(sid) {
                     for k in 0..words.match_len(sid) {
-                        pending.push((true, words.match_pattern(sid, k).as_usize(), i + 1));
+                        pending.push((true, words.match_pattern(sid, k).as_usize(), last + 1));
                     }
                 }
+                i = last + 1;
             }
             self.word_state = Some(sid);
         }
@@ -361,14 +367,21 @@ impl StreamScanner<'_> {
                 whole,
                 ..
             } => {
-                let Some(start) = end.checked_sub(bytes.len()) else {
+                // One character of text per byte of the word (the Kelvin sign
+                // and the long s are one character each).
+                let Some(start) = text[..end]
+                    .char_indices()
+                    .rev()
+                    .nth(bytes.len() - 1)
+                    .map(|(i, _)| i)
+                else {
                     return;
                 };
-                let window = &text.as_bytes()[start..end];
+                let span = &text[start..end];
                 let same = if *case_insensitive {
-                    window.eq_ignore_ascii_case(bytes)
+                    super::fold::eq_folded(span, bytes)
                 } else {
-                    window == &**bytes
+                    span.as_bytes() == &**bytes
                 };
                 if !same || (*whole && !whole_word_at(text, start, end)) {
                     return;

@@ -59,6 +59,7 @@ fn checks() -> Vec<Value> {
         json!({"id": "secret-cs", "type": "blocklist", "words": ["Secret"], "case_sensitive": true}),
         json!({"id": "admin", "type": "blocklist", "words": ["the admin password is"], "whole_words": true}),
         json!({"id": "pw", "type": "blocklist", "words": ["password"], "whole_words": true}),
+        json!({"id": "fold", "type": "blocklist", "words": ["kill switch", "secret sauce"], "whole_words": true}),
         json!({"id": "tokens", "type": "regex", "patterns": [r"AKIA[0-9A-Z]{16}", r"ghp_[A-Za-z0-9]{36}", r"[a-z]+@[a-z]+\.com"]}),
     ]
 }
@@ -135,9 +136,9 @@ fn chunks(text: &str, cuts: &[u16]) -> Vec<String> {
         .collect()
 }
 
-const ALL: [usize; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+const ALL: [usize; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 /// The checks of [`checks`] whose matches do not depend on word boundaries.
-const BOUNDARY_FREE: [usize; 3] = [6, 7, 10];
+const BOUNDARY_FREE: [usize; 3] = [6, 7, 11];
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
@@ -225,7 +226,7 @@ proptest! {
     /// The decision and the set of findings do not depend on check order.
     #[test]
     fn decision_does_not_depend_on_check_order(text in text(), order in Just(ALL.to_vec()).prop_shuffle(),
-                                               fails in prop::collection::vec(prop::sample::select(&["block", "ask", "redact", "warn", "log"][..]), 10)) {
+                                               fails in prop::collection::vec(prop::sample::select(&["block", "ask", "redact", "warn", "log"][..]), 11)) {
         let a = policy("active", &fails, &ALL);
         let b = policy("active", &fails, &order);
         let da = a.evaluate(&CheckRequest::output(text.clone())).unwrap();
@@ -237,7 +238,7 @@ proptest! {
 
     /// Advisory mode reports every hit as `log` and never blocks or changes the payload.
     #[test]
-    fn advisory_never_blocks(text in text(), fails in prop::collection::vec(prop::sample::select(&["block", "ask", "redact", "warn", "log"][..]), 10)) {
+    fn advisory_never_blocks(text in text(), fails in prop::collection::vec(prop::sample::select(&["block", "ask", "redact", "warn", "log"][..]), 11)) {
         let active = policy("active", &fails, &ALL);
         let advisory = policy("advisory", &fails, &ALL);
         let req = CheckRequest::output(text).interactive(false);
