@@ -2,7 +2,7 @@
 //!
 //! The blocklist words of the stage run in one Aho-Corasick DFA and all its
 //! regex patterns in one multi-pattern lazy DFA (relaxed as in
-//! [`pattern`](super::pattern), so it never gives up on non-ASCII text). Both
+//! the `pattern` module, so it never gives up on non-ASCII text). Both
 //! are stepped over each new byte and carry their state across deltas: a
 //! match that spans a delta boundary is found, and no byte is looked at twice
 //! by the automata. A pattern the DFA
