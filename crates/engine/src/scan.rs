@@ -66,7 +66,14 @@ pub(crate) struct StageMatcher {
     targets: Vec<Target>,
     regexes: Vec<RegexEntry>,
     residual: Option<Residual>,
+    /// The gated patterns in one set, for strings where many gates fire.
+    gated: Option<Residual>,
 }
+
+/// Up to this many gated patterns whose gate fired run their own exact
+/// regex (each skips ahead on its literal); more run as one set, so a string
+/// never costs more than a fixed number of passes.
+const MAX_GATED_ALONE: usize = 4;
 
 /// Collects a stage's words and patterns.
 #[derive(Default)]
@@ -118,6 +125,8 @@ impl MatcherBuilder {
         let mut entries = Vec::with_capacity(self.regexes.len());
         let mut residual_hirs = Vec::new();
         let mut residual_ids = Vec::new();
+        let mut gated_hirs = Vec::new();
+        let mut gated_ids = Vec::new();
         for (i, (check, hir, whole)) in self.regexes.iter().enumerate() {
             let exact = pattern::exact_regex(hir)?;
             entries.push(RegexEntry {
@@ -138,6 +147,8 @@ impl MatcherBuilder {
                         self.literals.add(&f, true);
                         self.targets.push(Target::Gate { regex: i as u32 });
                     }
+                    gated_hirs.push(pattern::relax(hir));
+                    gated_ids.push(i as u32);
                 }
                 None => {
                     residual_hirs.push(pattern::relax(hir));
@@ -145,19 +156,27 @@ impl MatcherBuilder {
                 }
             }
         }
-        let residual = if residual_hirs.is_empty() {
-            None
+        let set = |hirs: Vec<Hir>, ids: Vec<u32>| -> Result<Option<Residual>, String> {
+            if hirs.is_empty() {
+                return Ok(None);
+            }
+            Ok(Some(Residual {
+                set: pattern::multi_regex(&hirs)?,
+                regex_ids: ids,
+            }))
+        };
+        let residual = set(residual_hirs, residual_ids)?;
+        let gated = if gated_ids.len() > MAX_GATED_ALONE {
+            set(gated_hirs, gated_ids)?
         } else {
-            Some(Residual {
-                set: pattern::multi_regex(&residual_hirs)?,
-                regex_ids: residual_ids,
-            })
+            None
         };
         Ok(StageMatcher {
             literals: self.literals.build(),
             targets: self.targets,
             regexes: entries,
             residual,
+            gated,
         })
     }
 }
@@ -197,8 +216,13 @@ impl StageMatcher {
                     }
                 }
             });
-        for regex in gated {
-            self.find_all(regex as usize, s, sink);
+        match &self.gated {
+            Some(set) if gated.len() > MAX_GATED_ALONE => self.scan_residual(set, s, sink),
+            _ => {
+                for regex in gated {
+                    self.find_all(regex as usize, s, sink);
+                }
+            }
         }
         if fold::needs_folding(s) {
             self.scan_folded(s, sink);
@@ -324,6 +348,21 @@ mod tests {
         );
         assert_eq!(scan(&m, "see postgres://bob:pw@db"), [(1, 4, 22)]);
         assert_eq!(scan(&m, "see postgres://bob@db"), []);
+    }
+
+    #[test]
+    fn many_fired_gates_run_as_one_set() {
+        let mut b = MatcherBuilder::default();
+        for i in 0..6u32 {
+            b.add_pattern(i, pattern::parse(&format!(r"\b[a-z]+@{i}{i}{i}\b")).unwrap());
+        }
+        let m = b.build().unwrap();
+        assert!(m.gated.is_some());
+        let text = "x@000 y@111 z@222 w@333 v@444 u@555 \u{e9}t@666 q@1110";
+        let hits = scan(&m, text);
+        assert_eq!(hits.iter().map(|h| h.0).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5]);
+        // With few gates firing, each pattern runs alone, with the same result.
+        assert_eq!(scan(&m, "y@111 q@1110"), [(1, 0, 5)]);
     }
 
     #[test]
