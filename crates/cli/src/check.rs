@@ -10,7 +10,8 @@ use crate::CheckArgs;
 
 pub(crate) fn load_engine(args: &CheckArgs) -> anyhow::Result<Engine> {
     let Some(path) = &args.policy else {
-        bail!("no policy given: pass --policy FILE");
+        return Engine::default_policy()
+            .map_err(|e| anyhow::anyhow!("the embedded default policy: {e}"));
     };
     Engine::from_path(path).map_err(|errors| policy_error(path, &errors))
 }

@@ -27,12 +27,23 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Work with policies.
+    Policy {
+        #[command(subcommand)]
+        command: PolicyCommand,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum PolicyCommand {
+    /// Print the embedded default policy (YAML).
+    Default,
 }
 
 /// Arguments of `palisade check`.
 #[derive(Args, Debug)]
 pub(crate) struct CheckArgs {
-    /// The policy file (`.json`, `.yaml`, `.yml`).
+    /// The policy file (`.json`, `.yaml`, `.yml`); the embedded default policy when absent.
     #[arg(long, value_name = "FILE")]
     pub(crate) policy: Option<PathBuf>,
     /// Read the request (or, with --jsonl, the requests) from FILE; `-` is stdin.
@@ -76,6 +87,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Validate { files } => validate::run(&files),
+        Command::Policy {
+            command: PolicyCommand::Default,
+        } => {
+            print!("{}", palisade_engine::DEFAULT_POLICY);
+            Ok(0)
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -451,15 +451,44 @@ mod check {
     }
 
     #[test]
-    fn no_policy_is_a_one_line_error() {
-        // No embedded default policy in this version: `check` needs --policy.
-        let run = palisade(&["check", "--content", "hi"]).run();
-        run.code(2);
-        assert!(run.stdout.is_empty());
-        run.one_line_error(&["--policy"]);
-        let run = palisade(&["check"]).stdin(r#"{"content": "hi"}"#).run();
-        run.code(2);
-        run.one_line_error(&["--policy"]);
+    fn without_a_policy_the_embedded_default_applies() {
+        // SPEC §8: `check` uses the embedded default policy when no --policy is given.
+        let run = palisade(&[
+            "check",
+            "--stage",
+            "tool_use",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"echo ok && sudo rm -rf /"}"#,
+        ])
+        .run();
+        run.code(1);
+        let d: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+        assert_eq!(d["violations"][0]["checkId"], "dangerous-commands");
+        let run = palisade(&[
+            "check",
+            "--stage",
+            "output",
+            "--content",
+            "mail jane.doe@acme-corp.io",
+        ])
+        .run();
+        run.code(0);
+        let d: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+        assert_eq!(d["decision"], "modify");
+        assert_eq!(d["modified"]["content"], "mail [REDACTED:email]");
+    }
+
+    #[test]
+    fn policy_default_prints_a_valid_policy() {
+        let run = palisade(&["policy", "default"]).run();
+        run.code(0);
+        let text = String::from_utf8(run.stdout.clone()).unwrap();
+        assert!(text.contains("dangerous-commands"));
+        let dir = TempDir::new("policy_default_prints_a_valid_policy");
+        let file = dir.write("default.yaml", &text);
+        palisade(&["validate", arg(&file)]).run().code(0);
     }
 
     #[test]

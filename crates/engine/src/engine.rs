@@ -4,9 +4,14 @@ use std::collections::HashMap;
 
 use palisade_protocol::{CheckRequest, Decision, Stage, pointer};
 
+use std::sync::Arc;
+
+use crate::condition::Condition;
 use crate::error::{PolicyError, PolicyErrors, RequestError};
 use crate::policy::{CheckKind, Policy};
+use crate::ratelimit::{Clock, Limiter, SystemClock};
 use crate::scan::{MatcherBuilder, StageMatcher, pattern};
+use crate::schema::ArgSchema;
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
 /// Position of a stage in [`Stage::ALL`].
@@ -47,6 +52,26 @@ pub struct Engine {
     pub(crate) policy: Policy,
     pub(crate) stages: Vec<StageData>,
     pub(crate) ids: HashMap<String, u32>,
+    /// Per check (policy order): what evaluation needs beyond the matchers.
+    pub(crate) extras: Vec<Extra>,
+    pub(crate) clock: Arc<dyn Clock>,
+}
+
+/// The compiled parts of one check that are not in a stage matcher.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Extra {
+    /// The check's `when`.
+    pub(crate) when: Option<Arc<dyn Condition>>,
+    /// A `condition` check's expression.
+    pub(crate) condition: Option<Arc<dyn Condition>>,
+    /// A `rate_limit` check's counters.
+    pub(crate) limiter: Option<Arc<Limiter>>,
+    /// A `schema` check's tools and schema.
+    pub(crate) schema: Option<(ToolMatcher, ArgSchema)>,
+    /// A `path` or `workspace` check.
+    pub(crate) files: Option<crate::files::FileCheck>,
+    /// A `command` check.
+    pub(crate) command: Option<crate::shell::CommandCheck>,
 }
 
 impl Engine {
@@ -98,6 +123,42 @@ impl Engine {
                             }
                         }
                     }
+                    CheckKind::Secrets { detectors } => {
+                        for (i, d) in crate::detect::SECRETS.iter().enumerate() {
+                            if detectors.is_empty() || detectors.iter().any(|x| x == d.id) {
+                                add_detector(
+                                    &mut matcher,
+                                    ci,
+                                    crate::detect::Kind::Secret,
+                                    i,
+                                    d,
+                                    &mut errors,
+                                );
+                            }
+                        }
+                        has_text = true;
+                    }
+                    CheckKind::Pii { entities } => {
+                        for (i, d) in crate::detect::PII.iter().enumerate() {
+                            if entities.is_empty() || entities.iter().any(|x| x == d.id) {
+                                add_detector(
+                                    &mut matcher,
+                                    ci,
+                                    crate::detect::Kind::Pii,
+                                    i,
+                                    d,
+                                    &mut errors,
+                                );
+                            }
+                        }
+                        has_text = true;
+                    }
+                    CheckKind::Condition { .. }
+                    | CheckKind::RateLimit { .. }
+                    | CheckKind::Schema { .. }
+                    | CheckKind::Path { .. }
+                    | CheckKind::Workspace { .. }
+                    | CheckKind::Command { .. } => {}
                 }
             }
             let matcher = if has_text {
@@ -131,10 +192,22 @@ impl Engine {
             .enumerate()
             .map(|(i, c)| (c.id.clone(), i as u32))
             .collect();
+        let mut extras = Vec::with_capacity(policy.checks.len());
+        for (i, check) in policy.checks.iter().enumerate() {
+            match compile_extra(check) {
+                Ok(x) => extras.push(x),
+                Err((field, e)) => {
+                    errors.push(PolicyError::new(format!("/checks/{i}/{field}"), e));
+                    extras.push(Extra::default());
+                }
+            }
+        }
         let engine = Self {
             policy,
             stages,
             ids,
+            extras,
+            clock: Arc::new(SystemClock),
         };
         // Streams are scanned at these stages: a policy whose stream automaton
         // cannot be built is refused now, not when a stream starts.
@@ -160,6 +233,11 @@ impl Engine {
         Self::new(Policy::from_json_str(text)?)
     }
 
+    /// The embedded [`DEFAULT_POLICY`](crate::DEFAULT_POLICY), compiled.
+    pub fn default_policy() -> Result<Self, PolicyErrors> {
+        Self::from_yaml_str(crate::DEFAULT_POLICY)
+    }
+
     /// Parses, validates and compiles a YAML policy.
     pub fn from_yaml_str(text: &str) -> Result<Self, PolicyErrors> {
         Self::new(Policy::from_yaml_str(text)?)
@@ -168,6 +246,12 @@ impl Engine {
     /// Reads, validates and compiles a policy file (`.json`, `.yaml`, `.yml`).
     pub fn from_path(path: impl AsRef<std::path::Path>) -> Result<Self, PolicyErrors> {
         Self::new(Policy::from_path(path)?)
+    }
+
+    /// Uses `clock` for rate limits instead of the system clock.
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// The policy this engine evaluates.
@@ -185,6 +269,28 @@ impl Engine {
 
     /// The checks a request selects at its stage, in policy order, and how
     /// many there are; `checks` restrictions are resolved against the policy.
+    /// The checks that run for a request at its stage: [`Engine::selected`]
+    /// with every `when` evaluated.
+    pub(crate) fn active(
+        &self,
+        request: &CheckRequest,
+        stage: Stage,
+    ) -> Result<Vec<bool>, RequestError> {
+        let mut active = self.selected(request, stage)?;
+        let mut bindings = None;
+        for (c, on) in active.iter_mut().enumerate() {
+            if !*on {
+                continue;
+            }
+            if let Some(when) = &self.extras[c].when {
+                let b = bindings
+                    .get_or_insert_with(|| crate::condition::Bindings::new(&request_json(request)));
+                *on = when.holds(b);
+            }
+        }
+        Ok(active)
+    }
+
     pub(crate) fn selected(
         &self,
         request: &CheckRequest,
@@ -222,5 +328,102 @@ impl Engine {
             }
         }
         Ok(active)
+    }
+}
+
+/// Compiles what a check needs beyond the stage matchers; errors name the field.
+fn compile_extra(check: &crate::policy::Check) -> Result<Extra, (&'static str, String)> {
+    let mut extra = Extra::default();
+    if let Some(when) = &check.when {
+        extra.when = Some(crate::condition::compile(when).map_err(|e| ("when", e))?);
+    }
+    match &check.kind {
+        CheckKind::Condition { expr } => {
+            extra.condition = Some(crate::condition::compile(expr).map_err(|e| ("expr", e))?);
+        }
+        CheckKind::RateLimit {
+            max, window_secs, ..
+        } => {
+            extra.limiter = Some(Arc::new(Limiter::new(*max, *window_secs)));
+        }
+        CheckKind::Schema { tools, schema } => {
+            let mut b = ToolMatcherBuilder::default();
+            for g in tools {
+                b.add(0, g).map_err(|e| ("tools", e))?;
+            }
+            let matcher = b
+                .build()
+                .map_err(|e| ("tools", e))?
+                .ok_or(("tools", "no tools".to_owned()))?;
+            let schema = crate::schema::compile(schema).map_err(|e| ("schema", e))?;
+            extra.schema = Some((matcher, schema));
+        }
+        CheckKind::Path {
+            paths,
+            except,
+            operations,
+            tools,
+            arguments,
+        } => {
+            let rules = crate::paths::PathRules::new(paths, except).map_err(|e| ("paths", e))?;
+            extra.files = Some(crate::files::FileCheck::new(
+                crate::files::Rule::Paths(Box::new(rules)),
+                operations,
+                tools,
+                arguments,
+            )?);
+        }
+        CheckKind::Command { commands, tools } => {
+            extra.command = Some(crate::shell::CommandCheck::new(commands, tools)?);
+        }
+        CheckKind::Workspace {
+            operations,
+            tools,
+            arguments,
+        } => {
+            extra.files = Some(crate::files::FileCheck::new(
+                crate::files::Rule::Workspace,
+                operations,
+                tools,
+                arguments,
+            )?);
+        }
+        _ => {}
+    }
+    Ok(extra)
+}
+
+/// The request as CEL sees it: the v1 JSON, with the stage filled in.
+pub(crate) fn request_json(request: &CheckRequest) -> serde_json::Value {
+    let mut v = serde_json::to_value(request).unwrap_or(serde_json::Value::Null);
+    if let Some(obj) = v.as_object_mut() {
+        obj.insert(
+            "stage".into(),
+            serde_json::Value::from(request.effective_stage().as_str()),
+        );
+    }
+    v
+}
+
+/// Adds a built-in detector's pattern to a stage matcher.
+fn add_detector(
+    matcher: &mut MatcherBuilder,
+    check: u32,
+    kind: crate::detect::Kind,
+    index: usize,
+    detector: &crate::detect::Detector,
+    errors: &mut Vec<PolicyError>,
+) {
+    match pattern::parse(detector.pattern) {
+        Ok(hir) => matcher.add_detector(
+            check,
+            hir,
+            crate::detect::label(kind, index),
+            detector.validate,
+        ),
+        Err(e) => errors.push(PolicyError::new(
+            "/checks",
+            format!("built-in detector `{}`: {e}", detector.id),
+        )),
     }
 }

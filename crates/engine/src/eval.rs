@@ -23,6 +23,8 @@ pub(crate) struct Hit {
     pub(crate) field: u32,
     pub(crate) start: usize,
     pub(crate) end: usize,
+    /// The built-in detector that found it (`NO_LABEL`: the check's own patterns).
+    pub(crate) label: u32,
 }
 
 /// A scanned field that had hits.
@@ -33,6 +35,19 @@ pub(crate) struct Field {
     /// The pointer into the request as it is (for redaction).
     pub(crate) raw: String,
     pub(crate) kind: FieldKind,
+    /// What the check found there, when it says more than the check's message.
+    pub(crate) detail: Option<String>,
+}
+
+impl Field {
+    pub(crate) fn new(pointer: &str, kind: FieldKind) -> Self {
+        Self {
+            pointer: pointer.to_owned(),
+            raw: pointer.to_owned(),
+            kind,
+            detail: None,
+        }
+    }
 }
 
 /// Collects hits while the strings of a request are scanned: every hit of a
@@ -75,13 +90,14 @@ impl Sink for Recorder<'_> {
         self.all_spans || self.need_all[check as usize]
     }
 
-    fn hit(&mut self, check: u32, start: usize, end: usize) {
+    fn hit(&mut self, check: u32, start: usize, end: usize, label: u32) {
         let c = check as usize;
         let hit = Hit {
             check,
             field: self.field,
             start,
             end,
+            label,
         };
         if self.every(check) {
             self.hits.push(hit);
@@ -126,6 +142,14 @@ fn default_message(check: &Check) -> &'static str {
         CheckKind::Regex { .. } => "matched a blocked pattern",
         CheckKind::Blocklist { .. } => "contains a blocked phrase",
         CheckKind::ToolPattern { .. } => "this tool is not allowed by policy",
+        CheckKind::Condition { .. } => "the request meets a blocked condition",
+        CheckKind::RateLimit { .. } => "too many requests in the rate-limit window",
+        CheckKind::Schema { .. } => "the tool's arguments do not match its schema",
+        CheckKind::Path { .. } => "this file is protected by policy",
+        CheckKind::Secrets { .. } => "contains a credential",
+        CheckKind::Command { .. } => "runs a dangerous command",
+        CheckKind::Pii { .. } => "contains personal data",
+        CheckKind::Workspace { .. } => "this file is outside the workspace",
     }
 }
 
@@ -133,19 +157,23 @@ const NOT_INTERACTIVE: &str = "no human could be asked: the request is not inter
 const CANNOT_REDACT: &str =
     "the matched text is in a field that cannot be redacted, so the request is blocked";
 
-/// The placeholder that replaces text a check redacts.
-pub(crate) fn placeholder(check: &Check) -> String {
-    check
-        .replacement
-        .clone()
-        .unwrap_or_else(|| format!("[REDACTED:{}]", check.id))
+/// The placeholder that replaces text a check redacts: the check's
+/// `replacement`, else the detector's typed placeholder, else `[REDACTED:<id>]`.
+pub(crate) fn placeholder(check: &Check, label: u32) -> String {
+    if let Some(r) = &check.replacement {
+        return r.clone();
+    }
+    match crate::detect::by_label(label) {
+        Some(d) if label != crate::scan::NO_LABEL => d.placeholder.to_owned(),
+        _ => format!("[REDACTED:{}]", check.id),
+    }
 }
 
 pub(crate) fn evaluate(engine: &Engine, request: &CheckRequest) -> Result<Decision, RequestError> {
     let started = Instant::now();
     request.validate().map_err(RequestError::Invalid)?;
     let stage = request.effective_stage();
-    let active = engine.selected(request, stage)?;
+    let active = engine.active(request, stage)?;
     let data = &engine.stages[stage_index(stage)];
     let evaluated = data.checks.iter().filter(|&&c| active[c as usize]).count() as u32;
     let need_all: Vec<bool> = engine
@@ -166,11 +194,7 @@ pub(crate) fn evaluate(engine: &Engine, request: &CheckRequest) -> Result<Decisi
             let before = rec.hits.len();
             matcher.scan(text, &mut rec);
             if rec.hits.len() > before {
-                fields.push(Field {
-                    pointer: ptr.to_string(),
-                    raw: ptr.to_string(),
-                    kind,
-                });
+                fields.push(Field::new(ptr, kind));
             }
         });
     }
@@ -184,25 +208,112 @@ pub(crate) fn evaluate(engine: &Engine, request: &CheckRequest) -> Result<Decisi
                     field,
                     start: 0,
                     end: tool.name.len(),
+                    label: crate::scan::NO_LABEL,
                 });
                 hit_any = true;
             }
         });
         if hit_any {
-            fields.push(Field {
-                pointer: "/tool/name".to_owned(),
-                raw: "/tool/name".to_owned(),
-                kind: FieldKind::ToolName,
-            });
+            fields.push(Field::new("/tool/name", FieldKind::ToolName));
         }
     }
 
+    structural(engine, request, stage, &active, &mut rec.hits, &mut fields);
     hide_matched_keys(engine, request, &rec.hits, &mut fields);
     let mut decision = build(engine, request, stage, &rec.hits, &fields);
     decision.evaluated = Some(evaluated);
     decision.evaluated_at = Some(crate::clock::rfc3339(SystemTime::now()));
     decision.duration_us = Some(started.elapsed().as_micros() as u64);
     Ok(decision)
+}
+
+/// The checks that look at the request as a whole rather than at strings:
+/// conditions, rate limits, argument schemas.
+fn structural(
+    engine: &Engine,
+    request: &CheckRequest,
+    stage: Stage,
+    active: &[bool],
+    hits: &mut Vec<Hit>,
+    fields: &mut Vec<Field>,
+) {
+    let data = &engine.stages[stage_index(stage)];
+    let mut bindings = None;
+    for &c in &data.checks {
+        if !active[c as usize] {
+            continue;
+        }
+        let extra = &engine.extras[c as usize];
+        let mut found: Option<Field> = None;
+        if let Some(cond) = &extra.condition {
+            let b = bindings.get_or_insert_with(|| {
+                crate::condition::Bindings::new(&crate::engine::request_json(request))
+            });
+            if cond.holds(b) {
+                found = Some(Field::new("", FieldKind::Request));
+            }
+        }
+        if let (Some(limiter), CheckKind::RateLimit { per, .. }) =
+            (&extra.limiter, &engine.policy.checks[c as usize].kind)
+        {
+            let key = rate_key(request, per);
+            if limiter.over(&key, engine.clock.now_millis()) {
+                found = Some(Field::new("", FieldKind::Request));
+            }
+        }
+        if let (Some((tools, schema)), Some(tool)) = (&extra.schema, &request.tool) {
+            let mut named = false;
+            tools.matches(&tool.name, |_| named = true);
+            let args = tool.arguments.clone().unwrap_or(serde_json::Value::Null);
+            if named && let Some((at, why)) = schema.first_error(&args) {
+                let mut f = Field::new(&format!("/tool/arguments{at}"), FieldKind::Argument);
+                f.detail = Some(why);
+                found = Some(f);
+            }
+        }
+        if let Some(cmd) = &extra.command
+            && let Some((at, why)) = cmd.first_hit(request, stage)
+        {
+            let mut f = Field::new(&at, FieldKind::Argument);
+            f.detail = why;
+            found = Some(f);
+        }
+        if let Some(files) = &extra.files
+            && let Some((at, why)) = files.first_hit(request, stage)
+        {
+            let mut f = Field::new(&at, FieldKind::Argument);
+            f.detail = why;
+            found = Some(f);
+        }
+        if let Some(f) = found {
+            hits.push(Hit {
+                check: c,
+                field: fields.len() as u32,
+                start: 0,
+                end: 0,
+                label: crate::scan::NO_LABEL,
+            });
+            fields.push(f);
+        }
+    }
+}
+
+/// The key a rate limit counts under: the named parts of the request.
+fn rate_key(request: &CheckRequest, per: &[String]) -> String {
+    let mut key = String::new();
+    for part in per {
+        let value = match part.as_str() {
+            "tenant" => request.tenant.as_deref(),
+            "agent" => request.agent.as_ref().and_then(|a| a.id.as_deref()),
+            "session" => request.session_id.as_deref(),
+            "tool" => request.tool.as_ref().map(|t| t.name.as_str()),
+            _ => None,
+        };
+        // Length-prefixed, so no choice of values can make two keys equal.
+        let v = value.unwrap_or("");
+        key.push_str(&format!("{}:{v};", v.len()));
+    }
+    key
 }
 
 /// A hit in an object key would show in every pointer through that key: the
@@ -221,7 +332,7 @@ fn hide_matched_keys(engine: &Engine, request: &CheckRequest, hits: &[Hit], fiel
                 (
                     h.start,
                     h.end,
-                    placeholder(&engine.policy.checks[h.check as usize]),
+                    placeholder(&engine.policy.checks[h.check as usize], h.label),
                 )
             })
             .collect();
@@ -271,7 +382,9 @@ pub(crate) fn build(
     order.sort_by_key(|&i| (hits[i].check, hits[i].field, hits[i].start));
     let mut redactions: Vec<Hit> = Vec::new();
     let mut first_redaction: Option<u32> = None;
-    let mut last: Option<(u32, u32)> = None;
+    // One finding per check, field and detector (a `pii` check reports an
+    // e-mail address and a card number in the same answer separately).
+    let mut seen: std::collections::HashSet<(u32, u32, u32)> = std::collections::HashSet::new();
     for &i in &order {
         let hit = hits[i];
         let check = &policy.checks[hit.check as usize];
@@ -290,22 +403,35 @@ pub(crate) fn build(
             action = FindingAction::Block;
             note = Some(NOT_INTERACTIVE);
         }
-        if last == Some((hit.check, hit.field)) {
+        if !seen.insert((hit.check, hit.field, hit.label)) {
             continue;
         }
-        last = Some((hit.check, hit.field));
         let base = check
             .message
             .as_deref()
             .unwrap_or_else(|| default_message(check));
-        let message = match note {
-            Some(n) => format!("{base} ({n})"),
+        let labelled;
+        let base = match crate::detect::by_label(hit.label) {
+            Some(d) if hit.label != crate::scan::NO_LABEL => {
+                labelled = format!("{base} ({})", d.id);
+                labelled.as_str()
+            }
+            _ => base,
+        };
+        let base = match &field.detail {
+            Some(d) => format!("{base}: {d}"),
             None => base.to_owned(),
         };
-        let location = if field.kind == FieldKind::ToolName {
-            Location::field(field.pointer.clone())
-        } else {
-            Location::span(field.pointer.clone(), hit.start, hit.end)
+        let message = match note {
+            Some(n) => format!("{base} ({n})"),
+            None => base,
+        };
+        let location = match field.kind {
+            FieldKind::Request => None,
+            FieldKind::ToolName | FieldKind::Argument => {
+                Some(Location::field(field.pointer.clone()))
+            }
+            _ => Some(Location::span(field.pointer.clone(), hit.start, hit.end)),
         };
         let finding = Finding {
             check_id: check.id.clone(),
@@ -316,7 +442,7 @@ pub(crate) fn build(
             reason_code: format!("guardrail.{}", check.kind.type_name()),
             message: Some(message),
             suggestion: check.suggestion.clone(),
-            location: Some(location),
+            location,
         };
         if action.is_violation() {
             decision.violations.push(finding);

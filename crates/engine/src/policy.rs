@@ -8,7 +8,7 @@ mod load;
 
 use palisade_protocol::{FindingAction, Mode, Severity, Stage};
 
-pub use load::SUPPORTED_TYPES;
+pub use load::{RATE_KEYS, SUPPORTED_TYPES};
 
 /// A validated policy.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +41,8 @@ pub struct Check {
     pub replacement: Option<String>,
     /// Whether the check runs at all.
     pub enabled: bool,
+    /// A CEL condition that must hold for the check to run.
+    pub when: Option<String>,
 }
 
 /// What a check matches.
@@ -66,6 +68,66 @@ pub enum CheckKind {
         /// Globs over the tool name (`*`, `?`, `[…]`).
         tools: Vec<String>,
     },
+    /// A CEL expression over the request is true.
+    Condition {
+        /// The expression.
+        expr: String,
+    },
+    /// More than `max` requests in `window_secs` for one key.
+    RateLimit {
+        /// Requests allowed in the window.
+        max: u32,
+        /// The window's length in seconds.
+        window_secs: u64,
+        /// What the key is made of (`tenant`, `agent`, `session`, `tool`); empty: one key for all.
+        per: Vec<String>,
+    },
+    /// A file target matches the path rules, for the listed operations.
+    Path {
+        /// Globs of protected paths.
+        paths: Vec<String>,
+        /// Globs that are not protected even when `paths` match (they win).
+        except: Vec<String>,
+        /// Operations the rule applies to (empty: all).
+        operations: Vec<String>,
+        /// At `tool_use`: the tools whose arguments name files (empty: every tool).
+        tools: Vec<String>,
+        /// At `tool_use`: the argument names that hold paths (empty: the usual ones).
+        arguments: Vec<String>,
+    },
+    /// A file target resolves outside the workspace root.
+    Workspace {
+        /// Operations the rule applies to (empty: `write` and `delete`).
+        operations: Vec<String>,
+        /// At `tool_use`: the tools whose arguments name files (empty: every tool).
+        tools: Vec<String>,
+        /// At `tool_use`: the argument names that hold paths (empty: the usual ones).
+        arguments: Vec<String>,
+    },
+    /// A command in a shell line matches a pattern.
+    Command {
+        /// Patterns over a command's words (empty: the built-in dangerous set).
+        commands: Vec<String>,
+        /// At `tool_use`: the tools whose arguments are shell lines (empty: the usual shell tools).
+        tools: Vec<String>,
+    },
+    /// A built-in credential detector fires.
+    Secrets {
+        /// Detector ids (empty: every built-in secret detector).
+        detectors: Vec<String>,
+    },
+    /// A built-in personal-data detector fires.
+    Pii {
+        /// Entities (empty: all of them).
+        entities: Vec<String>,
+    },
+    /// A matching tool's arguments do not validate against a JSON Schema.
+    Schema {
+        /// Globs over the tool name.
+        tools: Vec<String>,
+        /// The JSON Schema for the arguments.
+        schema: serde_json::Value,
+    },
 }
 
 impl CheckKind {
@@ -75,6 +137,14 @@ impl CheckKind {
             CheckKind::Regex { .. } => "regex",
             CheckKind::Blocklist { .. } => "blocklist",
             CheckKind::ToolPattern { .. } => "tool_pattern",
+            CheckKind::Condition { .. } => "condition",
+            CheckKind::RateLimit { .. } => "rate_limit",
+            CheckKind::Schema { .. } => "schema",
+            CheckKind::Path { .. } => "path",
+            CheckKind::Secrets { .. } => "secrets",
+            CheckKind::Command { .. } => "command",
+            CheckKind::Pii { .. } => "pii",
+            CheckKind::Workspace { .. } => "workspace",
         }
     }
 }

@@ -25,8 +25,9 @@ pub(crate) trait Sink {
     fn wants(&mut self, check: u32) -> bool;
     /// Whether every hit of this check is wanted, not only the leftmost.
     fn every(&self, check: u32) -> bool;
-    /// A hit of `check` on bytes `start..end` of the string.
-    fn hit(&mut self, check: u32, start: usize, end: usize);
+    /// A hit of `check` on bytes `start..end` of the string; `label` is the
+    /// built-in detector that found it ([`NO_LABEL`] for the check's own patterns).
+    fn hit(&mut self, check: u32, start: usize, end: usize, label: u32);
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -50,6 +51,19 @@ struct RegexEntry {
     exact: meta::Regex,
     /// A blocklist word compiled as a regex, with `whole_words`.
     whole: bool,
+    /// A built-in detector: its index in the detector table, and its validator.
+    label: u32,
+    validate: Option<fn(&str) -> bool>,
+}
+
+impl RegexEntry {
+    /// Whether a match of the exact regex is a hit.
+    fn accepts(&self, s: &str, start: usize, end: usize) -> bool {
+        (!self.whole || whole_word_at(s, start, end))
+            && self
+                .validate
+                .is_none_or(|v| s.get(start..end).is_some_and(v))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -58,6 +72,9 @@ struct Residual {
     /// Pattern id in `set` → index into `regexes`.
     regex_ids: Vec<u32>,
 }
+
+/// The label of a hit that no built-in detector made.
+pub(crate) const NO_LABEL: u32 = u32::MAX;
 
 /// Everything a stage scans strings for.
 #[derive(Clone, Debug)]
@@ -80,8 +97,11 @@ const MAX_GATED_ALONE: usize = 4;
 pub(crate) struct MatcherBuilder {
     literals: LiteralSetBuilder,
     targets: Vec<Target>,
-    regexes: Vec<(u32, Hir, bool)>,
+    regexes: Vec<PendingRegex>,
 }
+
+/// A regex waiting to be compiled: check, pattern, whole-words, label, validator.
+type PendingRegex = (u32, Hir, bool, u32, Option<fn(&str) -> bool>);
 
 /// Whether `c` is a word character as Unicode `\w` defines it.
 pub(crate) fn is_word_char(c: char) -> bool {
@@ -111,14 +131,26 @@ impl MatcherBuilder {
             // Non-ASCII letters fold by Unicode simple case folding, as `(?i)` does.
             let pattern = format!("(?i){}", regex_syntax::escape(word));
             if let Ok(hir) = pattern::parse(&pattern) {
-                self.regexes.push((check, hir, whole));
+                self.regexes.push((check, hir, whole, NO_LABEL, None));
             }
         }
     }
 
     /// Adds a (validated) regex pattern of `check`.
     pub(crate) fn add_pattern(&mut self, check: u32, hir: Hir) {
-        self.regexes.push((check, hir, false));
+        self.regexes.push((check, hir, false, NO_LABEL, None));
+    }
+
+    /// Adds a built-in detector of `check`: its pattern, and the validator
+    /// that confirms each match.
+    pub(crate) fn add_detector(
+        &mut self,
+        check: u32,
+        hir: Hir,
+        label: u32,
+        validate: Option<fn(&str) -> bool>,
+    ) {
+        self.regexes.push((check, hir, false, label, validate));
     }
 
     pub(crate) fn build(mut self) -> Result<StageMatcher, String> {
@@ -127,12 +159,14 @@ impl MatcherBuilder {
         let mut residual_ids = Vec::new();
         let mut gated_hirs = Vec::new();
         let mut gated_ids = Vec::new();
-        for (i, (check, hir, whole)) in self.regexes.iter().enumerate() {
+        for (i, (check, hir, whole, label, validate)) in self.regexes.iter().enumerate() {
             let exact = pattern::exact_regex(hir)?;
             entries.push(RegexEntry {
                 check: *check,
                 exact,
                 whole: *whole,
+                label: *label,
+                validate: *validate,
             });
             if let Some(prefixes) = pattern::prefixes(hir) {
                 for p in prefixes {
@@ -193,7 +227,7 @@ impl StageMatcher {
                 } => {
                     let end = start + len as usize;
                     if sink.wants(check) && (!whole || whole_word_at(s, start, end)) {
-                        sink.hit(check, start, end);
+                        sink.hit(check, start, end, NO_LABEL);
                     }
                 }
                 Target::Prefix { regex } => {
@@ -205,9 +239,9 @@ impl StageMatcher {
                         .span(start..hay.len())
                         .anchored(Anchored::Yes);
                     if let Some(m) = entry.exact.search(&input)
-                        && (!entry.whole || whole_word_at(s, m.start(), m.end()))
+                        && entry.accepts(s, m.start(), m.end())
                     {
-                        sink.hit(entry.check, m.start(), m.end());
+                        sink.hit(entry.check, m.start(), m.end(), entry.label);
                     }
                 }
                 Target::Gate { regex } => {
@@ -250,7 +284,7 @@ impl StageMatcher {
                         folded.original(start + len as usize),
                     );
                     if sink.wants(check) && (!whole || whole_word_at(s, start, end)) {
-                        sink.hit(check, start, end);
+                        sink.hit(check, start, end, NO_LABEL);
                     }
                 }
             });
@@ -280,8 +314,8 @@ impl StageMatcher {
             return;
         }
         for m in entry.exact.find_iter(s) {
-            if !entry.whole || whole_word_at(s, m.start(), m.end()) {
-                sink.hit(entry.check, m.start(), m.end());
+            if entry.accepts(s, m.start(), m.end()) {
+                sink.hit(entry.check, m.start(), m.end(), entry.label);
                 if !sink.every(entry.check) {
                     break;
                 }
@@ -304,7 +338,7 @@ mod tests {
         fn every(&self, _check: u32) -> bool {
             true
         }
-        fn hit(&mut self, check: u32, start: usize, end: usize) {
+        fn hit(&mut self, check: u32, start: usize, end: usize, _label: u32) {
             self.0.push((check, start, end));
         }
     }
@@ -354,13 +388,19 @@ mod tests {
     fn many_fired_gates_run_as_one_set() {
         let mut b = MatcherBuilder::default();
         for i in 0..6u32 {
-            b.add_pattern(i, pattern::parse(&format!(r"\b[a-z]+@{i}{i}{i}\b")).unwrap());
+            b.add_pattern(
+                i,
+                pattern::parse(&format!(r"\b[a-z]+@{i}{i}{i}\b")).unwrap(),
+            );
         }
         let m = b.build().unwrap();
         assert!(m.gated.is_some());
         let text = "x@000 y@111 z@222 w@333 v@444 u@555 \u{e9}t@666 q@1110";
         let hits = scan(&m, text);
-        assert_eq!(hits.iter().map(|h| h.0).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5]);
+        assert_eq!(
+            hits.iter().map(|h| h.0).collect::<Vec<_>>(),
+            [0, 1, 2, 3, 4, 5]
+        );
         // With few gates firing, each pattern runs alone, with the same result.
         assert_eq!(scan(&m, "y@111 q@1110"), [(1, 0, 5)]);
     }

@@ -12,6 +12,8 @@
 
 #[path = "engine/fixtures.rs"]
 mod fixtures;
+#[path = "engine/limits.rs"]
+mod limits;
 #[path = "engine/properties.rs"]
 mod properties;
 mod util;
@@ -791,7 +793,7 @@ fn policies_accept_exactly_the_supported_combinations() {
                 if t == Type::ToolPattern && on_fail == OnFail::Redact {
                     expected.push((
                         "/checks/0/on_fail".to_owned(),
-                        "`redact` needs text to redact; type `tool_pattern` matches a tool name \
+                        "`redact` needs matched text to redact, and type `tool_pattern` matches none \
                          (use `block`, `ask`, `warn` or `log`)"
                             .to_owned(),
                     ));

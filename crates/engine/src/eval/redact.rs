@@ -40,7 +40,7 @@ fn spans_for(policy: &Policy, hits: &[Hit], field: usize) -> Vec<(usize, usize, 
             (
                 h.start,
                 h.end,
-                placeholder(&policy.checks[h.check as usize]),
+                placeholder(&policy.checks[h.check as usize], h.label),
             )
         })
         .collect()

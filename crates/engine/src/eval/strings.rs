@@ -26,6 +26,10 @@ pub(crate) enum FieldKind {
     Attribute,
     /// An object key in `action.attributes`.
     AttributeKey,
+    /// The request as a whole (conditions, rate limits): no location.
+    Request,
+    /// An argument named by a schema error (no span).
+    Argument,
 }
 
 impl FieldKind {

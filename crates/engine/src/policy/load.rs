@@ -12,22 +12,30 @@ use super::{Check, CheckKind, OnFail, Policy};
 use crate::error::{PolicyError, PolicyErrors};
 
 /// The check types this version evaluates.
-pub const SUPPORTED_TYPES: &[&str] = &["regex", "blocklist", "tool_pattern"];
-
-/// Check types of the policy format that this version does not evaluate.
-const LATER_TYPES: &[&str] = &[
-    "llm_judge",
-    "mcp",
-    "moderation",
+pub const SUPPORTED_TYPES: &[&str] = &[
+    "regex",
+    "blocklist",
+    "tool_pattern",
     "condition",
-    "path",
-    "workspace",
-    "command",
     "rate_limit",
     "schema",
+    "path",
+    "workspace",
     "secrets",
     "pii",
+    "command",
 ];
+
+/// Check types of the policy format that this version does not evaluate.
+const LATER_TYPES: &[&str] = &["llm_judge", "mcp", "moderation"];
+
+/// The keys a rate limit can count per.
+pub const RATE_KEYS: &[&str] = &["tenant", "agent", "session", "tool"];
+
+/// Largest `max` of a rate limit.
+const MAX_RATE: u64 = 1_000_000;
+/// Longest rate-limit window: one week.
+const MAX_WINDOW_SECS: u64 = 7 * 24 * 3600;
 
 const COMMON_FIELDS: &[&str] = &[
     "id",
@@ -312,6 +320,14 @@ impl Loader {
             Some("regex") => &["patterns"],
             Some("blocklist") => &["words", "case_sensitive", "whole_words"],
             Some("tool_pattern") => &["tools"],
+            Some("condition") => &["expr"],
+            Some("rate_limit") => &["max", "window_secs", "per"],
+            Some("schema") => &["tools", "schema"],
+            Some("path") => &["paths", "except", "operations", "tools", "arguments"],
+            Some("workspace") => &["operations", "tools", "arguments"],
+            Some("secrets") => &["detectors"],
+            Some("command") => &["commands", "tools"],
+            Some("pii") => &["entities"],
             _ => &[],
         };
         if let Some(t) = type_name {
@@ -378,12 +394,26 @@ impl Loader {
                 "`on_error` applies only to async checks (`llm_judge`, `mcp`, `moderation`)",
             );
         }
-        if obj.contains_key("when") {
-            self.err(
-                child(ptr, "when"),
-                "`when` conditions are not available in this version",
-            );
-        }
+        let when = match obj.get("when") {
+            None => None,
+            Some(Value::String(expr)) => match crate::condition::compile(expr) {
+                Ok(_) => Some(expr.clone()),
+                Err(e) => {
+                    self.err(child(ptr, "when"), e);
+                    None
+                }
+            },
+            Some(v) => {
+                self.err(
+                    child(ptr, "when"),
+                    format!(
+                        "`when` must be a CEL expression (a string), not {}",
+                        json_type(v)
+                    ),
+                );
+                None
+            }
+        };
         let stages = self.stages(obj, ptr, type_name);
         let kind = match type_name {
             Some("regex") => {
@@ -410,17 +440,142 @@ impl Loader {
                         self.err(index(&child(ptr, "tools"), j), e);
                     }
                 }
-                if on_fail == OnFail::Redact {
-                    self.err(
-                        child(ptr, "on_fail"),
-                        "`redact` needs text to redact; type `tool_pattern` matches a tool name \
-                         (use `block`, `ask`, `warn` or `log`)",
-                    );
-                }
                 Some(CheckKind::ToolPattern { tools })
+            }
+            Some("condition") => match obj.get("expr") {
+                None => {
+                    self.err(
+                        ptr,
+                        "missing field `expr` (a CEL expression over `request`)",
+                    );
+                    None
+                }
+                Some(Value::String(expr)) => match crate::condition::compile(expr) {
+                    Ok(_) => Some(CheckKind::Condition { expr: expr.clone() }),
+                    Err(e) => {
+                        self.err(child(ptr, "expr"), e);
+                        None
+                    }
+                },
+                Some(v) => {
+                    self.err(
+                        child(ptr, "expr"),
+                        format!(
+                            "`expr` must be a CEL expression (a string), not {}",
+                            json_type(v)
+                        ),
+                    );
+                    None
+                }
+            },
+            Some("rate_limit") => {
+                let max = self.count(obj, ptr, "max", MAX_RATE);
+                let window_secs = self.count(obj, ptr, "window_secs", MAX_WINDOW_SECS);
+                let per = self.rate_keys(obj, ptr);
+                match (max, window_secs) {
+                    (Some(max), Some(window_secs)) => Some(CheckKind::RateLimit {
+                        max: max as u32,
+                        window_secs,
+                        per,
+                    }),
+                    _ => None,
+                }
+            }
+            Some("schema") => {
+                let tools = self.entries(obj, ptr, "tools");
+                for (j, g) in tools.iter().enumerate() {
+                    if let Err(e) = crate::tools::validate_glob(g) {
+                        self.err(index(&child(ptr, "tools"), j), e);
+                    }
+                }
+                match obj.get("schema") {
+                    None => {
+                        self.err(
+                            ptr,
+                            "missing field `schema` (a JSON Schema for the tool's arguments)",
+                        );
+                        None
+                    }
+                    Some(schema) => match crate::schema::compile(schema) {
+                        Ok(_) => Some(CheckKind::Schema {
+                            tools,
+                            schema: schema.clone(),
+                        }),
+                        Err(e) => {
+                            self.err(child(ptr, "schema"), e);
+                            None
+                        }
+                    },
+                }
+            }
+            Some("path") => {
+                let paths = self.entries(obj, ptr, "paths");
+                let except = self.optional_entries(obj, ptr, "except");
+                if let Err(e) = crate::paths::PathRules::new(&paths, &[]) {
+                    self.err(child(ptr, "paths"), e);
+                }
+                if let Err(e) = crate::paths::PathRules::new(&[], &except) {
+                    self.err(child(ptr, "except"), e);
+                }
+                let (operations, tools, arguments) = self.file_fields(obj, ptr);
+                Some(CheckKind::Path {
+                    paths,
+                    except,
+                    operations,
+                    tools,
+                    arguments,
+                })
+            }
+            Some("workspace") => {
+                let (operations, tools, arguments) = self.file_fields(obj, ptr);
+                Some(CheckKind::Workspace {
+                    operations,
+                    tools,
+                    arguments,
+                })
+            }
+            Some("command") => {
+                let commands = self.optional_entries(obj, ptr, "commands");
+                if !commands.is_empty()
+                    && let Err(e) = crate::command::CommandPatterns::new(&commands)
+                {
+                    self.err(child(ptr, "commands"), e);
+                }
+                let tools = self.optional_entries(obj, ptr, "tools");
+                for (j, g) in tools.iter().enumerate() {
+                    if let Err(e) = crate::tools::validate_glob(g) {
+                        self.err(index(&child(ptr, "tools"), j), e);
+                    }
+                }
+                Some(CheckKind::Command { commands, tools })
+            }
+            Some("secrets") => {
+                let detectors = self.optional_entries(obj, ptr, "detectors");
+                let known: Vec<&str> = crate::detect::SECRETS.iter().map(|d| d.id).collect();
+                self.known_names(ptr, "detectors", &detectors, &known, "detector");
+                Some(CheckKind::Secrets { detectors })
+            }
+            Some("pii") => {
+                let entities = self.optional_entries(obj, ptr, "entities");
+                let mut known: Vec<&str> = crate::detect::PII.iter().map(|d| d.id).collect();
+                known.dedup();
+                self.known_names(ptr, "entities", &entities, &known, "entity");
+                Some(CheckKind::Pii { entities })
             }
             _ => None,
         };
+        if on_fail == OnFail::Redact
+            && let Some(t) = type_name
+            && !matches!(t, "regex" | "blocklist" | "secrets" | "pii")
+        {
+            self.err(
+                child(ptr, "on_fail"),
+                format!(
+                    "`redact` needs matched text to redact, and type `{t}` matches none \
+                     (use `block`, `ask`, `warn` or `log`)"
+                ),
+            );
+        }
         if self.errors.len() > before {
             return (id, None);
         }
@@ -438,6 +593,7 @@ impl Loader {
             suggestion,
             replacement,
             enabled,
+            when,
         };
         (Some(check.id.clone()), Some(check))
     }
@@ -568,6 +724,110 @@ impl Loader {
         stages.into_iter().map(|(s, _)| s).collect()
     }
 
+    /// Reports every name of `names` that is not in `known`.
+    fn known_names(&mut self, ptr: &str, key: &str, names: &[String], known: &[&str], what: &str) {
+        for (i, n) in names.iter().enumerate() {
+            if !known.contains(&n.as_str()) {
+                self.err(
+                    index(&child(ptr, key), i),
+                    format!("unknown {what} `{n}`; known: {}", one_of(known)),
+                );
+            }
+        }
+    }
+
+    /// A list of strings that may be absent (empty then).
+    fn optional_entries(&mut self, obj: &Map<String, Value>, ptr: &str, key: &str) -> Vec<String> {
+        if obj.contains_key(key) {
+            self.entries(obj, ptr, key)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// `operations`, `tools` and `arguments` of the file checks.
+    fn file_fields(
+        &mut self,
+        obj: &Map<String, Value>,
+        ptr: &str,
+    ) -> (Vec<String>, Vec<String>, Vec<String>) {
+        let operations = self.optional_entries(obj, ptr, "operations");
+        if !operations.is_empty()
+            && let Err(e) = crate::paths::OperationSet::from_policy(&operations)
+        {
+            self.err(child(ptr, "operations"), e);
+        }
+        let tools = self.optional_entries(obj, ptr, "tools");
+        for (j, g) in tools.iter().enumerate() {
+            if let Err(e) = crate::tools::validate_glob(g) {
+                self.err(index(&child(ptr, "tools"), j), e);
+            }
+        }
+        let arguments = self.optional_entries(obj, ptr, "arguments");
+        (operations, tools, arguments)
+    }
+
+    /// A required whole number from 1 to `max`.
+    fn count(&mut self, obj: &Map<String, Value>, ptr: &str, key: &str, max: u64) -> Option<u64> {
+        let Some(v) = obj.get(key) else {
+            self.err(
+                ptr,
+                format!("missing field `{key}` (a whole number from 1 to {max})"),
+            );
+            return None;
+        };
+        match v.as_u64() {
+            Some(n) if (1..=max).contains(&n) => Some(n),
+            _ => {
+                self.err(
+                    child(ptr, key),
+                    format!(
+                        "`{key}` must be a whole number from 1 to {max}, not {}",
+                        quoted(v)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn rate_keys(&mut self, obj: &Map<String, Value>, ptr: &str) -> Vec<String> {
+        let Some(v) = obj.get("per") else {
+            return Vec::new();
+        };
+        let pptr = child(ptr, "per");
+        let Some(items) = v.as_array() else {
+            self.err(
+                pptr,
+                format!(
+                    "`per` must be a list of {}, not {}",
+                    one_of(RATE_KEYS),
+                    json_type(v)
+                ),
+            );
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            match item.as_str() {
+                Some(k) if RATE_KEYS.contains(&k) => {
+                    if !out.iter().any(|o| o == k) {
+                        out.push(k.to_owned());
+                    }
+                }
+                _ => self.err(
+                    index(&pptr, i),
+                    format!(
+                        "unknown key {}; a rate limit counts per {}",
+                        quoted(item),
+                        one_of(RATE_KEYS)
+                    ),
+                ),
+            }
+        }
+        out
+    }
+
     fn entries(&mut self, obj: &Map<String, Value>, ptr: &str, key: &str) -> Vec<String> {
         let eptr = child(ptr, key);
         let Some(v) = obj.get(key) else {
@@ -628,7 +888,8 @@ impl Loader {
 /// The stages a check type can run at.
 pub(crate) fn supported_stages(type_name: &str) -> &'static [Stage] {
     match type_name {
-        "tool_pattern" => &[Stage::ToolUse],
+        "tool_pattern" | "schema" => &[Stage::ToolUse],
+        "path" | "workspace" | "command" => &[Stage::Action, Stage::ToolUse],
         _ => Stage::ALL,
     }
 }

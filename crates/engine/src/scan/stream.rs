@@ -43,6 +43,7 @@ enum Target {
         exact: meta::Regex,
         max_len: Option<usize>,
         whole: bool,
+        validate: Option<fn(&str) -> bool>,
     },
 }
 
@@ -74,7 +75,11 @@ impl StreamAutomaton {
         let mut words: Vec<Box<[u8]>> = Vec::new();
         let mut word_targets = Vec::new();
         let mut lookless = Vec::new();
-        let mut add_regex = |hir: Hir, check: u32, whole: bool| -> Result<(), String> {
+        let mut add_regex = |hir: Hir,
+                             check: u32,
+                             whole: bool,
+                             validate: Option<fn(&str) -> bool>|
+         -> Result<(), String> {
             // Decided on the exact pattern: its relaxed form may have lost a
             // trailing `\b` that needs the next character.
             lookless.push(hir.properties().look_set().is_empty());
@@ -83,6 +88,7 @@ impl StreamAutomaton {
                 exact: pattern::exact_regex(&hir)?,
                 max_len: hir.properties().maximum_len(),
                 whole,
+                validate,
             });
             hirs.push(pattern::relax(&hir));
             Ok(())
@@ -91,7 +97,7 @@ impl StreamAutomaton {
             match &engine.policy.checks[c as usize].kind {
                 CheckKind::Regex { patterns } => {
                     for p in patterns {
-                        add_regex(pattern::parse(p)?, c, false)?;
+                        add_regex(pattern::parse(p)?, c, false, None)?;
                     }
                 }
                 CheckKind::Blocklist {
@@ -115,11 +121,31 @@ impl StreamAutomaton {
                             });
                         } else {
                             let source = format!("(?i){}", regex_syntax::escape(w));
-                            add_regex(pattern::parse(&source)?, c, *whole_words)?;
+                            add_regex(pattern::parse(&source)?, c, *whole_words, None)?;
                         }
                     }
                 }
-                CheckKind::ToolPattern { .. } => {}
+                CheckKind::Secrets { detectors } => {
+                    for d in crate::detect::SECRETS {
+                        if detectors.is_empty() || detectors.iter().any(|x| x == d.id) {
+                            add_regex(pattern::parse(d.pattern)?, c, false, d.validate)?;
+                        }
+                    }
+                }
+                CheckKind::Pii { entities } => {
+                    for d in crate::detect::PII {
+                        if entities.is_empty() || entities.iter().any(|x| x == d.id) {
+                            add_regex(pattern::parse(d.pattern)?, c, false, d.validate)?;
+                        }
+                    }
+                }
+                CheckKind::ToolPattern { .. }
+                | CheckKind::Condition { .. }
+                | CheckKind::RateLimit { .. }
+                | CheckKind::Schema { .. }
+                | CheckKind::Path { .. }
+                | CheckKind::Workspace { .. }
+                | CheckKind::Command { .. } => {}
             }
         }
         let words_dfa = if words.is_empty() {
@@ -218,7 +244,7 @@ impl Engine {
                 ),
             }]));
         }
-        let active = self.selected(request, stage)?;
+        let active = self.active(request, stage)?;
         let data = &self.stages[stage_index(stage)];
         let automaton = data
             .stream
@@ -392,6 +418,7 @@ impl StreamScanner<'_> {
                 exact,
                 max_len,
                 whole,
+                validate,
                 ..
             } => {
                 let reach = max_len.unwrap_or(UNBOUNDED_WINDOW).min(UNBOUNDED_WINDOW);
@@ -409,7 +436,10 @@ impl StreamScanner<'_> {
                 let input = Input::new(text).span(lo..end);
                 exact
                     .find_iter(input)
-                    .find(|m| !*whole || whole_word_at(text, m.start(), m.end()))
+                    .find(|m| {
+                        (!*whole || whole_word_at(text, m.start(), m.end()))
+                            && validate.is_none_or(|v| v(&text[m.start()..m.end()]))
+                    })
                     .map(|m| (m.start(), m.end()))
             }
         };
@@ -420,6 +450,7 @@ impl StreamScanner<'_> {
                 field: 0,
                 start,
                 end,
+                label: crate::scan::NO_LABEL,
             });
             let on_fail = self.engine.policy.checks[check as usize].on_fail;
             let action = on_fail.effective(self.engine.policy.mode);
@@ -434,11 +465,7 @@ impl StreamScanner<'_> {
 
     /// The decision for the text so far.
     pub fn decision(&self) -> Decision {
-        let fields = [Field {
-            pointer: "/content".to_owned(),
-            raw: "/content".to_owned(),
-            kind: FieldKind::Content,
-        }];
+        let fields = [Field::new("/content", FieldKind::Content)];
         let mut request = self.request.clone();
         request.content = Some(self.text.clone());
         build(self.engine, &request, self.stage, &self.hits, &fields)

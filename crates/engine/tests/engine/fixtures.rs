@@ -10,6 +10,7 @@
 //!     request: { ... }           # a v1 CheckRequest; or `request_json: '...'`
 //!                                # with the raw JSON text (for escapes)
 //!     policy: { ... }            # optional: this case's own policy
+//!     policy_file: examples/x.yaml  # optional: a policy file of the repository
 //!     skip: "why"                # optional: a known engine bug (see below)
 //!     expect:
 //!       decision: block          # allow | block | ask | modify
@@ -71,6 +72,9 @@ struct Case {
     policy: Option<Value>,
     #[serde(default)]
     policy_yaml: Option<String>,
+    /// A policy file of the repository, relative to its root.
+    #[serde(default)]
+    policy_file: Option<String>,
     #[serde(default)]
     request: Option<Value>,
     #[serde(default)]
@@ -246,7 +250,14 @@ fn run_file(path: &Path, report: &mut Report) {
     for case in &parsed.cases {
         report.cases += 1;
         let at = format!("{file} › {}", case.name);
-        let own = load_policy(case.policy.as_ref(), case.policy_yaml.as_deref());
+        let own = match &case.policy_file {
+            Some(rel) => Some(Engine::from_path(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("../..")
+                    .join(rel),
+            )),
+            None => load_policy(case.policy.as_ref(), case.policy_yaml.as_deref()),
+        };
         let problems = match own.as_ref().or(file_engine.as_ref()) {
             None => vec!["no `policy` in the file or the case".to_owned()],
             Some(Err(e)) => vec![format!("the policy does not compile: {e}")],

@@ -219,7 +219,9 @@ pub(crate) fn invariants(mode: Mode, request: &Value, decision: &Decision) -> Ve
                 .iter()
                 .filter_map(|t| t.get(start..end).map(str::to_owned))
                 .collect(),
-            _ => texts_at(request, &loc.field),
+            // Without a span nothing was matched as text (a tool name, an
+            // argument that fails its schema): the pointer names the field.
+            _ => Vec::new(),
         };
         for m in matched {
             // Very short matches occur in any English message by chance.

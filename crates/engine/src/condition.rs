@@ -1,0 +1,102 @@
+//! Conditions: CEL expressions over the request (SPEC §3.2), behind a small
+//! trait so the expression language implementation can be swapped.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+/// A compiled condition.
+pub(crate) trait Condition: Send + Sync + fmt::Debug {
+    /// Evaluates the condition; anything but a clear `true` is `false`
+    /// (an absent or mistyped field makes the expression false).
+    fn holds(&self, request: &Bindings) -> bool;
+}
+
+/// The request as the expression sees it, prepared once per request.
+pub(crate) struct Bindings {
+    context: cel::Context<'static, 'static>,
+}
+
+impl Bindings {
+    /// Binds `request` (the v1 request as JSON, camelCase).
+    pub(crate) fn new(request: &Value) -> Self {
+        let mut context = cel::Context::default();
+        // Serializing a JSON value into the expression's values cannot fail.
+        let _ = context.add_variable("request", request.clone());
+        Self { context }
+    }
+}
+
+#[derive(Debug)]
+struct Cel {
+    program: cel::Program,
+}
+
+impl Condition for Cel {
+    fn holds(&self, request: &Bindings) -> bool {
+        matches!(
+            self.program.execute(&request.context),
+            Ok(cel::Value::Bool(true))
+        )
+    }
+}
+
+/// Compiles an expression, with a one-line error.
+pub(crate) fn compile(expr: &str) -> Result<Arc<dyn Condition>, String> {
+    if expr.trim().is_empty() {
+        return Err("the expression is empty".to_owned());
+    }
+    match cel::Program::compile(expr) {
+        Ok(program) => Ok(Arc::new(Cel { program })),
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("syntax error");
+            let first = first
+                .trim_start_matches("ERROR: ")
+                .replace("<input>:", "at ");
+            Err(format!("invalid CEL expression: {first}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn holds(expr: &str, request: Value) -> bool {
+        compile(expr).unwrap().holds(&Bindings::new(&request))
+    }
+
+    #[test]
+    fn expressions_over_the_request() {
+        let r = json!({"action": {"stakes": "high", "confidence": 0.5}});
+        assert!(holds(
+            r#"request.action.stakes == "high" && request.action.confidence < 0.7"#,
+            r.clone()
+        ));
+        assert!(!holds(r#"request.action.stakes == "low""#, r));
+    }
+
+    #[test]
+    fn absent_and_mistyped_fields_make_it_false() {
+        let r = json!({"context": {"affectsProduction": true}});
+        assert!(!holds(
+            "request.context.affectsProduction && !request.context.codeReviewCompleted",
+            r.clone()
+        ));
+        assert!(!holds("request.action.confidence < 0.7", r.clone()));
+        assert!(!holds("request.context.affectsProduction < 3", r.clone()));
+        assert!(!holds("42", r.clone()), "a non-boolean result is false");
+        assert!(holds("has(request.context.affectsProduction)", r));
+    }
+
+    #[test]
+    fn syntax_errors_are_one_line() {
+        let e = compile("request.(").unwrap_err();
+        assert!(e.starts_with("invalid CEL expression: at 1:9"), "{e}");
+        assert!(!e.contains('\n'));
+        assert!(compile("  ").is_err());
+    }
+}

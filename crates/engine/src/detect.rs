@@ -1,0 +1,413 @@
+//! Built-in detectors: credentials (`secrets`) and personal data (`pii`).
+//!
+//! Every detector is one regex pattern for the stage's one-pass scanner plus
+//! an optional validator that runs on the matched text and may reject it
+//! (a checksum, a documented example value, a placeholder, too little
+//! entropy). Patterns use Rust `regex` syntax, start with a distinctive
+//! literal where the format has one, and never need look-around: where a
+//! format has a fixed length, the pattern matches greedily and the validator
+//! checks the length, so a longer run of the same characters is not taken
+//! for a token.
+//!
+//! Detectors that find a secret by the name it is assigned to
+//! (`password_assignment`, `secret_assignment`, `aws_secret_access_key`, …)
+//! match the name too, so the validator can judge it; their secret value
+//! is the last part of the match.
+//!
+//! `docs/DETECTORS.md` lists every detector with its validator, examples and
+//! measured precision and recall.
+
+mod generic;
+mod pii;
+mod secrets;
+mod validate;
+
+pub(crate) use pii::PII;
+pub(crate) use secrets::SECRETS;
+
+/// Which family a detector belongs to: the check type that enables it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A credential, found by the `secrets` check.
+    Secret,
+    /// Personal data, found by the `pii` check.
+    Pii,
+}
+
+/// A built-in detector: a pattern for the scanner and a validator for what
+/// it matched.
+#[derive(Debug)]
+pub(crate) struct Detector {
+    /// Stable snake_case id: the `secrets` check's `detectors` entry, or the
+    /// `pii` check's `entities` entry.
+    pub(crate) id: &'static str,
+    /// The family.
+    pub(crate) kind: Kind,
+    /// Rust `regex` syntax.
+    pub(crate) pattern: &'static str,
+    /// Runs on the matched text; `false` rejects the match.
+    pub(crate) validate: Option<fn(&str) -> bool>,
+    /// What the detector finds, one line.
+    pub(crate) description: &'static str,
+    /// The default replacement when redacting, `[REDACTED:<id>]`.
+    pub(crate) placeholder: &'static str,
+}
+
+impl Detector {
+    /// Whether the validator (if any) accepts the matched text.
+    pub(crate) fn accepts(&self, matched: &str) -> bool {
+        self.validate.is_none_or(|v| v(matched))
+    }
+}
+
+/// Builds a [`Detector`] whose placeholder is `[REDACTED:<id>]`.
+macro_rules! detector {
+    ($id:literal, $kind:ident, $pattern:expr, $validate:expr, $description:literal $(,)?) => {
+        $crate::detect::Detector {
+            id: $id,
+            kind: $crate::detect::Kind::$kind,
+            pattern: $pattern,
+            validate: $validate,
+            description: $description,
+            placeholder: concat!("[REDACTED:", $id, "]"),
+        }
+    };
+}
+use detector;
+
+/// The detector with this label: its index in [`SECRETS`] followed by [`PII`].
+pub(crate) fn by_label(label: u32) -> Option<&'static Detector> {
+    let i = label as usize;
+    SECRETS
+        .get(i)
+        .or_else(|| i.checked_sub(SECRETS.len()).and_then(|j| PII.get(j)))
+}
+
+/// The label of a detector of a family: its index in [`SECRETS`] followed by [`PII`].
+pub(crate) fn label(kind: Kind, index: usize) -> u32 {
+    match kind {
+        Kind::Secret => index as u32,
+        Kind::Pii => (SECRETS.len() + index) as u32,
+    }
+}
+
+/// The secret detector with this id.
+pub(crate) fn secret(id: &str) -> Option<&'static Detector> {
+    SECRETS.iter().find(|d| d.id == id)
+}
+
+/// The PII detector for this entity (`email`, `phone`, `credit_card`,
+/// `us_ssn`, `iban`, `ip_address`).
+pub(crate) fn pii(entity: &str) -> Option<&'static Detector> {
+    PII.iter().find(|d| d.id == entity)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The quality test: every detector over the labelled corpora in
+    //! `tests/data/detectors/`, with precision and recall per family and per
+    //! detector. Run with `--nocapture` to see the table.
+
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::fmt::Write as _;
+
+    use regex_automata::meta::Regex;
+
+    use super::*;
+
+    /// Both families must reach this precision and recall on their corpus.
+    const MIN_SCORE: f64 = 0.97;
+
+    struct Case {
+        line: usize,
+        text: String,
+        expect: BTreeSet<String>,
+    }
+
+    fn load(name: &str) -> Vec<Case> {
+        let path = format!("{}/tests/data/detectors/{name}", env!("CARGO_MANIFEST_DIR"));
+        let data = std::fs::read_to_string(&path).unwrap();
+        data.lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, l)| {
+                let v: serde_json::Value =
+                    serde_json::from_str(l).unwrap_or_else(|e| panic!("{name}:{}: {e}", i + 1));
+                Case {
+                    line: i + 1,
+                    text: v["text"].as_str().unwrap().to_owned(),
+                    expect: v["expect"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.as_str().unwrap().to_owned())
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
+    fn compiled(detectors: &'static [Detector]) -> Vec<(&'static Detector, Regex)> {
+        detectors
+            .iter()
+            .map(|d| (d, Regex::new(d.pattern).unwrap()))
+            .collect()
+    }
+
+    /// The ids of the detectors that fire on `text`: some match the
+    /// validator accepts.
+    fn fired(detectors: &[(&'static Detector, Regex)], text: &str) -> BTreeSet<String> {
+        detectors
+            .iter()
+            .filter(|(d, re)| re.find_iter(text).any(|m| d.accepts(&text[m.range()])))
+            .map(|(d, _)| d.id.to_owned())
+            .collect()
+    }
+
+    #[derive(Default, Clone, Copy)]
+    struct Counts {
+        tp: u32,
+        fp: u32,
+        fn_: u32,
+    }
+
+    impl Counts {
+        fn precision(self) -> f64 {
+            ratio(self.tp, self.tp + self.fp)
+        }
+        fn recall(self) -> f64 {
+            ratio(self.tp, self.tp + self.fn_)
+        }
+    }
+
+    fn ratio(a: u32, b: u32) -> f64 {
+        if b == 0 {
+            1.0
+        } else {
+            f64::from(a) / f64::from(b)
+        }
+    }
+
+    /// Scores one family on its corpus; prints the table and every miss.
+    fn evaluate(family: &str, detectors: &'static [Detector], corpus: &str) -> Counts {
+        let cases = load(corpus);
+        let compiled = compiled(detectors);
+        let mut total = Counts::default();
+        let mut per: BTreeMap<&str, Counts> = detectors
+            .iter()
+            .map(|d| (d.id, Counts::default()))
+            .collect();
+        let mut misses = String::new();
+        for case in &cases {
+            for id in &case.expect {
+                assert!(
+                    per.contains_key(id.as_str()),
+                    "{corpus}:{}: unknown id `{id}`",
+                    case.line
+                );
+            }
+            let got = fired(&compiled, &case.text);
+            for d in detectors {
+                let (want, have) = (case.expect.contains(d.id), got.contains(d.id));
+                let c = per.get_mut(d.id).unwrap();
+                match (want, have) {
+                    (true, true) => c.tp += 1,
+                    (false, true) => c.fp += 1,
+                    (true, false) => c.fn_ += 1,
+                    (false, false) => continue,
+                }
+                if want != have {
+                    let kind = if have {
+                        "false positive"
+                    } else {
+                        "false negative"
+                    };
+                    writeln!(
+                        misses,
+                        "  {corpus}:{}: {kind} {}: {}",
+                        case.line, d.id, case.text
+                    )
+                    .unwrap();
+                }
+            }
+        }
+        let positives = cases.iter().filter(|c| !c.expect.is_empty()).count();
+        println!(
+            "\n{family}: {} cases ({positives} with findings, {} without)",
+            cases.len(),
+            cases.len() - positives
+        );
+        println!("| detector | TP | FP | FN | precision | recall |");
+        println!("|---|---:|---:|---:|---:|---:|");
+        for (id, c) in &per {
+            total.tp += c.tp;
+            total.fp += c.fp;
+            total.fn_ += c.fn_;
+            println!(
+                "| `{id}` | {} | {} | {} | {:.3} | {:.3} |",
+                c.tp,
+                c.fp,
+                c.fn_,
+                c.precision(),
+                c.recall()
+            );
+        }
+        println!(
+            "| **{family}** | {} | {} | {} | **{:.3}** | **{:.3}** |",
+            total.tp,
+            total.fp,
+            total.fn_,
+            total.precision(),
+            total.recall()
+        );
+        if !misses.is_empty() {
+            println!("{family} misses:\n{misses}");
+        }
+        for (id, c) in &per {
+            assert!(c.tp > 0, "{corpus} has no positive case for `{id}`");
+        }
+        total
+    }
+
+    #[test]
+    fn detect_quality_on_corpus() {
+        let secrets = evaluate("secrets", SECRETS, "secrets.jsonl");
+        let pii = evaluate("pii", PII, "pii.jsonl");
+        for (family, c) in [("secrets", secrets), ("pii", pii)] {
+            assert!(
+                c.precision() >= MIN_SCORE && c.recall() >= MIN_SCORE,
+                "{family}: precision {:.3}, recall {:.3}, both must be at least {MIN_SCORE}",
+                c.precision(),
+                c.recall()
+            );
+        }
+    }
+
+    #[test]
+    fn detectors_are_well_formed() {
+        let mut ids = BTreeSet::new();
+        for d in SECRETS.iter().chain(PII) {
+            assert!(ids.insert(d.id), "duplicate id `{}`", d.id);
+            assert!(
+                d.id.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+                "`{}` is not snake_case",
+                d.id
+            );
+            assert_eq!(d.placeholder, format!("[REDACTED:{}]", d.id));
+            assert!(!d.description.is_empty());
+            // The engine's own acceptance test for patterns: parses, cannot
+            // match the empty string, fits the size limit.
+            crate::scan::pattern::validate(d.pattern).unwrap_or_else(|e| panic!("`{}`: {e}", d.id));
+        }
+        assert!(SECRETS.iter().all(|d| d.kind == Kind::Secret));
+        assert!(PII.iter().all(|d| d.kind == Kind::Pii));
+        assert!(SECRETS.len() >= 25);
+        let entities = [
+            "email",
+            "phone",
+            "credit_card",
+            "us_ssn",
+            "iban",
+            "ip_address",
+        ];
+        assert_eq!(PII.iter().map(|d| d.id).collect::<Vec<_>>(), entities);
+    }
+
+    #[test]
+    fn labels_round_trip() {
+        for (i, d) in SECRETS.iter().enumerate() {
+            assert_eq!(by_label(label(Kind::Secret, i)).map(|x| x.id), Some(d.id));
+        }
+        for (i, d) in PII.iter().enumerate() {
+            assert_eq!(by_label(label(Kind::Pii, i)).map(|x| x.id), Some(d.id));
+        }
+        assert!(by_label(u32::MAX).is_none());
+    }
+
+    #[test]
+    fn lookups() {
+        assert_eq!(secret("github_pat").map(|d| d.id), Some("github_pat"));
+        assert!(secret("email").is_none());
+        assert_eq!(pii("iban").map(|d| d.id), Some("iban"));
+        assert!(pii("github_pat").is_none());
+    }
+
+    /// Which detectors the scanner can filter on a literal: reported, and
+    /// required of every provider token with a fixed prefix.
+    #[test]
+    fn literal_filtering() {
+        use crate::scan::pattern::{parse, prefixes, required_factors};
+        let mut report = String::new();
+        for d in SECRETS.iter().chain(PII) {
+            let hir = parse(d.pattern).unwrap();
+            let how = match (prefixes(&hir), required_factors(&hir)) {
+                (Some(p), _) => format!(
+                    "prefix {:?}",
+                    p.iter()
+                        .map(|l| String::from_utf8_lossy(l).into_owned())
+                        .collect::<Vec<_>>()
+                ),
+                (None, Some(f)) => format!(
+                    "gate {:?}",
+                    f.iter()
+                        .map(|l| String::from_utf8_lossy(l).into_owned())
+                        .collect::<Vec<_>>()
+                ),
+                (None, None) => "lazy DFA".to_owned(),
+            };
+            writeln!(report, "  {}: {how}", d.id).unwrap();
+        }
+        println!("literal filtering:\n{report}");
+    }
+
+    /// Every finding in every file under `$DETECT_SCAN_DIR`, counted per
+    /// detector with a few samples: a check of precision on real text that
+    /// should hold few secrets (source trees, documentation).
+    #[test]
+    #[ignore = "needs DETECT_SCAN_DIR"]
+    fn scan_directory() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else {
+                    out.push(path);
+                }
+            }
+        }
+        let root = std::env::var("DETECT_SCAN_DIR").expect("set DETECT_SCAN_DIR");
+        let mut files = Vec::new();
+        walk(std::path::Path::new(&root), &mut files);
+        let compiled: Vec<_> = compiled(SECRETS).into_iter().chain(compiled(PII)).collect();
+        let mut found: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        let mut bytes = 0;
+        for file in &files {
+            let Ok(text) = std::fs::read_to_string(file) else {
+                continue;
+            };
+            bytes += text.len();
+            for (d, re) in &compiled {
+                for m in re.find_iter(&text) {
+                    let matched = &text[m.range()];
+                    if d.accepts(matched) {
+                        let short: String = matched.chars().take(80).collect();
+                        found.entry(d.id).or_default().push(format!(
+                            "{}: {}",
+                            file.display(),
+                            short.escape_debug()
+                        ));
+                    }
+                }
+            }
+        }
+        println!("{} files, {} MB", files.len(), bytes / 1_000_000);
+        for (id, hits) in &found {
+            println!("{id}: {}", hits.len());
+            for h in hits.iter().take(10) {
+                println!("    {h}");
+            }
+        }
+    }
+}
