@@ -147,7 +147,7 @@ pub(crate) fn prefixes(hir: &Hir) -> Option<Vec<Vec<u8>>> {
 pub(crate) fn required_factors(hir: &Hir) -> Option<Vec<Vec<u8>>> {
     let set = factors(&fold_ascii_case(hir))?;
     let rare = |l: &[u8]| l.len() == 1 && b"@<>{}|\\^~`$#&%;".contains(&l[0]);
-    let good = set.iter().all(|l| l.len() >= 3 || rare(l)) && set.len() <= MAX_PREFIXES;
+    let good = set.iter().all(|l| l.len() >= 3 || rare(l)) && set.len() <= MAX_WIDE_PREFIXES;
     good.then_some(set)
 }
 
