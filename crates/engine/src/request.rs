@@ -35,15 +35,7 @@ pub fn parse_request(text: &str) -> Result<CheckRequest, RequestError> {
     }
     // The fast path; the slower path-tracking parse only runs to explain an error.
     let request = serde_json::from_str(text).map_err(|_| explain(text))?;
-    if let Some(r) = crate::dupkeys::find_repeated(text) {
-        return Err(RequestError::Malformed {
-            message: format!(
-                "key `{}` appears more than once in this object; a key may appear only once",
-                r.key
-            ),
-            pointer: r.pointer,
-        });
-    }
+    refuse_repeated_keys(text)?;
     Ok(request)
 }
 
@@ -59,16 +51,23 @@ pub fn parse_json(text: &str) -> Result<serde_json::Value, RequestError> {
         pointer: String::new(),
         message: format!("invalid JSON: {e}"),
     })?;
-    if let Some(r) = crate::dupkeys::find_repeated(text) {
-        return Err(RequestError::Malformed {
+    refuse_repeated_keys(text)?;
+    Ok(value)
+}
+
+/// Parsers disagree on which value of a repeated key counts: a request that
+/// could be judged on one value and run with the other is refused.
+fn refuse_repeated_keys(text: &str) -> Result<(), RequestError> {
+    match crate::dupkeys::find_repeated(text) {
+        None => Ok(()),
+        Some(r) => Err(RequestError::Malformed {
             message: format!(
                 "key `{}` appears more than once in this object; a key may appear only once",
                 r.key
             ),
             pointer: r.pointer,
-        });
+        }),
     }
-    Ok(value)
 }
 
 fn explain(text: &str) -> RequestError {

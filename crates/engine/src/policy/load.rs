@@ -435,11 +435,7 @@ impl Loader {
             }
             Some("tool_pattern") => {
                 let tools = self.entries(obj, ptr, "tools");
-                for (j, g) in tools.iter().enumerate() {
-                    if let Err(e) = crate::tools::validate_glob(g) {
-                        self.err(index(&child(ptr, "tools"), j), e);
-                    }
-                }
+                self.globs(ptr, &tools);
                 Some(CheckKind::ToolPattern { tools })
             }
             Some("condition") => match obj.get("expr") {
@@ -483,11 +479,7 @@ impl Loader {
             }
             Some("schema") => {
                 let tools = self.entries(obj, ptr, "tools");
-                for (j, g) in tools.iter().enumerate() {
-                    if let Err(e) = crate::tools::validate_glob(g) {
-                        self.err(index(&child(ptr, "tools"), j), e);
-                    }
-                }
+                self.globs(ptr, &tools);
                 match obj.get("schema") {
                     None => {
                         self.err(
@@ -542,11 +534,7 @@ impl Loader {
                     self.err(child(ptr, "commands"), e);
                 }
                 let tools = self.optional_entries(obj, ptr, "tools");
-                for (j, g) in tools.iter().enumerate() {
-                    if let Err(e) = crate::tools::validate_glob(g) {
-                        self.err(index(&child(ptr, "tools"), j), e);
-                    }
-                }
+                self.globs(ptr, &tools);
                 Some(CheckKind::Command { commands, tools })
             }
             Some("secrets") => {
@@ -724,6 +712,15 @@ impl Loader {
         stages.into_iter().map(|(s, _)| s).collect()
     }
 
+    /// Reports every tool glob that does not parse.
+    fn globs(&mut self, ptr: &str, tools: &[String]) {
+        for (j, g) in tools.iter().enumerate() {
+            if let Err(e) = crate::tools::validate_glob(g) {
+                self.err(index(&child(ptr, "tools"), j), e);
+            }
+        }
+    }
+
     /// Reports every name of `names` that is not in `known`.
     fn known_names(&mut self, ptr: &str, key: &str, names: &[String], known: &[&str], what: &str) {
         for (i, n) in names.iter().enumerate() {
@@ -758,11 +755,7 @@ impl Loader {
             self.err(child(ptr, "operations"), e);
         }
         let tools = self.optional_entries(obj, ptr, "tools");
-        for (j, g) in tools.iter().enumerate() {
-            if let Err(e) = crate::tools::validate_glob(g) {
-                self.err(index(&child(ptr, "tools"), j), e);
-            }
-        }
+        self.globs(ptr, &tools);
         let arguments = self.optional_entries(obj, ptr, "arguments");
         (operations, tools, arguments)
     }
