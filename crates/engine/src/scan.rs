@@ -54,6 +54,9 @@ struct RegexEntry {
     /// A built-in detector: its index in the detector table, and its validator.
     label: u32,
     validate: Option<fn(&str) -> bool>,
+    /// No match spans a line feed: a gated pattern is confirmed on the lines
+    /// that hold its gate literal only.
+    single_line: bool,
 }
 
 impl RegexEntry {
@@ -167,6 +170,7 @@ impl MatcherBuilder {
                 whole: *whole,
                 label: *label,
                 validate: *validate,
+                single_line: !pattern::can_match_newline(hir),
             });
             if let Some(prefixes) = pattern::prefixes(hir) {
                 for p in prefixes {
@@ -220,6 +224,7 @@ impl StageMatcher {
     pub(crate) fn scan(&self, s: &str, sink: &mut impl Sink) {
         let hay = s.as_bytes();
         let mut gated: Vec<u32> = Vec::new();
+        let mut on_lines: Vec<(u32, usize)> = Vec::new();
         self.literals
             .for_each(hay, |literal, start| match self.targets[literal as usize] {
                 Target::Word {
@@ -245,11 +250,16 @@ impl StageMatcher {
                     }
                 }
                 Target::Gate { regex } => {
-                    if !gated.contains(&regex) {
+                    if self.regexes[regex as usize].single_line {
+                        on_lines.push((regex, start));
+                    } else if !gated.contains(&regex) {
                         gated.push(regex);
                     }
                 }
             });
+        if !on_lines.is_empty() {
+            self.scan_lines(s, &mut on_lines, sink);
+        }
         match &self.gated {
             Some(set) if gated.len() > MAX_GATED_ALONE => self.scan_residual(set, s, sink),
             _ => {
@@ -304,6 +314,31 @@ impl StageMatcher {
             .which_overlapping_matches(&Input::new(s), &mut set);
         for pid in set.iter() {
             self.find_all(ids[pid.as_usize()] as usize, s, sink);
+        }
+    }
+
+    /// Confirms single-line gated patterns on the lines holding their gate
+    /// literals: every match holds a gate literal and stays on its line.
+    fn scan_lines(&self, s: &str, found: &mut [(u32, usize)], sink: &mut impl Sink) {
+        let hay = s.as_bytes();
+        found.sort_unstable();
+        let mut last: Option<(u32, usize)> = None;
+        for &(regex, pos) in found.iter() {
+            let entry = &self.regexes[regex as usize];
+            let lo = memchr::memrchr(b'\n', &hay[..pos]).map_or(0, |i| i + 1);
+            if last == Some((regex, lo)) || !sink.wants(entry.check) {
+                continue;
+            }
+            last = Some((regex, lo));
+            let hi = memchr::memchr(b'\n', &hay[pos..]).map_or(hay.len(), |i| pos + i);
+            for m in entry.exact.find_iter(Input::new(hay).span(lo..hi)) {
+                if entry.accepts(s, m.start(), m.end()) {
+                    sink.hit(entry.check, m.start(), m.end(), entry.label);
+                    if !sink.every(entry.check) {
+                        break;
+                    }
+                }
+            }
         }
     }
 

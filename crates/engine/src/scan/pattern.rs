@@ -84,6 +84,20 @@ pub(crate) fn multi_regex(hirs: &[Hir]) -> Result<meta::Regex, String> {
         .map_err(|e| format!("patterns are too large once compiled: {e}"))
 }
 
+/// Whether some match of the pattern can contain a line feed. A pattern that
+/// cannot only ever matches within one line.
+pub(crate) fn can_match_newline(hir: &Hir) -> bool {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => false,
+        HirKind::Literal(lit) => lit.0.contains(&b'\n'),
+        HirKind::Class(Class::Unicode(c)) => c.ranges().iter().any(|r| r.start() <= '\n' && '\n' <= r.end()),
+        HirKind::Class(Class::Bytes(c)) => c.ranges().iter().any(|r| r.start() <= b'\n' && b'\n' <= r.end()),
+        HirKind::Repetition(rep) => rep.max != Some(0) && can_match_newline(&rep.sub),
+        HirKind::Capture(cap) => can_match_newline(&cap.sub),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => subs.iter().any(can_match_newline),
+    }
+}
+
 /// Whether the pattern uses a Unicode word-boundary assertion.
 pub(crate) fn has_unicode_word_boundary(hir: &Hir) -> bool {
     hir.properties().look_set().contains_word_unicode()
@@ -367,6 +381,17 @@ mod tests {
             "one branch has no good literal"
         );
         assert_eq!(req(r"[0-9]+(?:foo|bar)").unwrap(), ["bar", "foo"]);
+    }
+
+    #[test]
+    fn which_patterns_stay_on_one_line() {
+        let one = |p: &str| !can_match_newline(&parse(p).unwrap());
+        assert!(!one(r"(?i)[a-z_]*token\s*[:=]"), "`\\s` holds the line feed");
+        assert!(one(r"[a-z_]*token[ \t]*=[ \t]*[a-z0-9]+"));
+        assert!(!one(r"a\sb"));
+        assert!(!one(r"a[^x]b"));
+        assert!(!one(r"(?s)a.b"));
+        assert!(one(r"a.b"), "`.` does not match a line feed by default");
     }
 
     #[test]
