@@ -66,7 +66,7 @@ impl CommandCheck {
         let mut b = ToolMatcherBuilder::default();
         if tools.is_empty() {
             for g in DEFAULT_TOOLS {
-                b.add(0, g).map_err(|e| ("tools", e))?;
+                b.add_any_case(0, g).map_err(|e| ("tools", e))?;
             }
         } else {
             for g in tools {
@@ -120,6 +120,15 @@ impl CommandCheck {
                     // A bare string is the line itself.
                     Some(Value::String(s)) => out.push(("/tool/arguments".to_owned(), s.clone())),
                     Some(Value::Object(args)) => {
+                        // `{"command": "rm", "args": ["-rf", "/"]}` is one line.
+                        if let (Some(Value::String(cmd)), Some(Value::Array(rest))) = (
+                            args.get("command").or_else(|| args.get("cmd")),
+                            args.get("args").or_else(|| args.get("argv")),
+                        ) {
+                            let mut words = vec![Value::String(cmd.clone())];
+                            words.extend(rest.iter().cloned());
+                            push_line(&mut out, "/tool/arguments".to_owned(), &Value::Array(words));
+                        }
                         for name in COMMAND_ARGUMENTS {
                             if let Some(v) = args.get(*name) {
                                 let mut p = String::from("/tool/arguments");
@@ -139,7 +148,12 @@ impl CommandCheck {
                     .resource
                     .as_ref()
                     .is_some_and(|r| r.kind == ResourceKind::Process)
-                    || matches!(action.operation.as_deref(), Some("exec" | "spawn" | "run"));
+                    || action.operation.as_deref().is_some_and(|op| {
+                        matches!(
+                            op.to_ascii_lowercase().as_str(),
+                            "exec" | "execute" | "spawn" | "run" | "shell" | "command"
+                        )
+                    });
                 if !process {
                     return out;
                 }

@@ -43,6 +43,19 @@ impl Default for ToolMatcherBuilder {
 }
 
 impl ToolMatcherBuilder {
+    /// Adds a glob that ignores case (for built-in tool lists: `Bash` is `bash`).
+    pub(crate) fn add_any_case(&mut self, check: u32, pattern: &str) -> Result<(), String> {
+        let g = GlobBuilder::new(pattern)
+            .literal_separator(false)
+            .backslash_escape(true)
+            .case_insensitive(true)
+            .build()
+            .map_err(|e| format!("invalid glob: {}", e.kind()))?;
+        self.set.add(g);
+        self.checks.push(check);
+        Ok(())
+    }
+
     pub(crate) fn add(&mut self, check: u32, pattern: &str) -> Result<(), String> {
         self.set
             .add(glob(pattern).map_err(|e| format!("invalid glob: {}", e.kind()))?);

@@ -90,8 +90,14 @@ pub(crate) fn can_match_newline(hir: &Hir) -> bool {
     match hir.kind() {
         HirKind::Empty | HirKind::Look(_) => false,
         HirKind::Literal(lit) => lit.0.contains(&b'\n'),
-        HirKind::Class(Class::Unicode(c)) => c.ranges().iter().any(|r| r.start() <= '\n' && '\n' <= r.end()),
-        HirKind::Class(Class::Bytes(c)) => c.ranges().iter().any(|r| r.start() <= b'\n' && b'\n' <= r.end()),
+        HirKind::Class(Class::Unicode(c)) => c
+            .ranges()
+            .iter()
+            .any(|r| r.start() <= '\n' && '\n' <= r.end()),
+        HirKind::Class(Class::Bytes(c)) => c
+            .ranges()
+            .iter()
+            .any(|r| r.start() <= b'\n' && b'\n' <= r.end()),
         HirKind::Repetition(rep) => rep.max != Some(0) && can_match_newline(&rep.sub),
         HirKind::Capture(cap) => can_match_newline(&cap.sub),
         HirKind::Concat(subs) | HirKind::Alternation(subs) => subs.iter().any(can_match_newline),
@@ -386,7 +392,10 @@ mod tests {
     #[test]
     fn which_patterns_stay_on_one_line() {
         let one = |p: &str| !can_match_newline(&parse(p).unwrap());
-        assert!(!one(r"(?i)[a-z_]*token\s*[:=]"), "`\\s` holds the line feed");
+        assert!(
+            !one(r"(?i)[a-z_]*token\s*[:=]"),
+            "`\\s` holds the line feed"
+        );
         assert!(one(r"[a-z_]*token[ \t]*=[ \t]*[a-z0-9]+"));
         assert!(!one(r"a\sb"));
         assert!(!one(r"a[^x]b"));
