@@ -401,6 +401,12 @@ pub(crate) fn request_json(request: &CheckRequest) -> serde_json::Value {
             "stage".into(),
             serde_json::Value::from(request.effective_stage().as_str()),
         );
+        // The protocol's defaults, so that expressions see them (SPEC §2.1).
+        if let Some(action) = obj.get_mut("action").and_then(|a| a.as_object_mut()) {
+            action
+                .entry("stakes")
+                .or_insert_with(|| serde_json::Value::from("medium"));
+        }
     }
     v
 }

@@ -223,9 +223,14 @@ pub(crate) fn operation_of_tool(name: &str) -> OperationSet {
         "delete", "remove", "unlink", "rmdir", "rm", "erase", "trash",
     ]) {
         "delete"
+    } else if has(&["move", "rename", "mv"]) {
+        // Reads the source, writes the destination, removes the source.
+        "move"
+    } else if has(&["copy", "cp", "duplicate"]) {
+        "copy"
     } else if has(&[
-        "write", "edit", "create", "save", "append", "put", "patch", "replace", "move", "rename",
-        "copy", "upload", "mkdir", "touch",
+        "write", "edit", "create", "save", "append", "put", "patch", "replace", "upload", "mkdir",
+        "touch",
     ]) {
         "write"
     } else if has(&["list", "ls", "glob", "find", "search", "tree", "dir"]) {
@@ -260,6 +265,11 @@ mod tests {
             "unknown: everything"
         );
         assert!(operation_of_tool("writeFile").contains(&Operation::Write));
+        assert!(
+            operation_of_tool("copy_file").contains(&Operation::Read),
+            "a copy reads its source"
+        );
+        assert!(operation_of_tool("move_file").contains(&Operation::Delete));
         assert!(!operation_of_tool("writeFile").contains(&Operation::Read));
     }
 }
