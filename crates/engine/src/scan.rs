@@ -43,6 +43,9 @@ enum Target {
     Prefix { regex: u32 },
     /// Every match of the regex contains one of its gate literals.
     Gate { regex: u32 },
+    /// Every match of the regex contains a match of its guard, which starts
+    /// with this literal.
+    Guard { regex: u32 },
 }
 
 #[derive(Clone, Debug)]
@@ -57,6 +60,49 @@ struct RegexEntry {
     /// No match spans a line feed: a gated pattern is confirmed on the lines
     /// that hold its gate literal only.
     single_line: bool,
+    /// A part of the pattern every match contains, starting with literals
+    /// ([`pattern::guard`]); run anchored at their occurrences.
+    guard: Option<meta::Regex>,
+    /// With a guard: the characters a match can hold before it
+    /// ([`pattern::Guard::head`]), sorted ranges.
+    head: Option<Vec<(char, char)>>,
+    /// The head is one repeated class: see [`confirm_guarded`].
+    single_head: bool,
+}
+
+impl RegexEntry {
+    /// Whether `c` is a head character ([`pattern::Guard::head`]).
+    fn in_head(&self, c: char) -> bool {
+        self.head.as_ref().is_some_and(|head| {
+            let i = head.partition_point(|&(_, end)| end < c);
+            head.get(i).is_some_and(|&(start, _)| start <= c)
+        })
+    }
+
+    /// Where the leftmost match holding the guard found at `pos` can start,
+    /// no earlier than `lo`: the start of the run of head characters before
+    /// `pos`.
+    fn earliest_start(&self, s: &str, lo: usize, pos: usize) -> usize {
+        if self.head.is_none() {
+            return lo;
+        }
+        let mut start = pos;
+        for (i, c) in s[lo..pos].char_indices().rev() {
+            if !self.in_head(c) {
+                break;
+            }
+            start = lo + i;
+        }
+        start
+    }
+
+    /// The end of the run of head characters from `pos` (at most `hi`).
+    fn head_run_end(&self, s: &str, pos: usize, hi: usize) -> usize {
+        s[pos..hi]
+            .char_indices()
+            .find(|&(_, c)| !self.in_head(c))
+            .map_or(hi, |(i, _)| pos + i)
+    }
 }
 
 impl RegexEntry {
@@ -94,6 +140,157 @@ pub(crate) struct StageMatcher {
 /// regex (each skips ahead on its literal); more run as one set, so a string
 /// never costs more than a fixed number of passes.
 const MAX_GATED_ALONE: usize = 4;
+
+/// The distinct elements of a sorted slice, moved to its front.
+fn dedup_sorted(found: &mut [(u32, usize)]) -> &mut [(u32, usize)] {
+    let mut n = 0;
+    for i in 0..found.len() {
+        if n == 0 || found[i] != found[n - 1] {
+            found[n] = found[i];
+            n += 1;
+        }
+    }
+    &mut found[..n]
+}
+
+/// The line around each of a run of increasing positions, found with work
+/// proportional to the string's length in all.
+struct Lines<'a> {
+    hay: &'a [u8],
+    lo: usize,
+    hi: usize,
+    valid: bool,
+}
+
+impl<'a> Lines<'a> {
+    fn new(hay: &'a [u8]) -> Self {
+        Lines {
+            hay,
+            lo: 0,
+            hi: 0,
+            valid: false,
+        }
+    }
+
+    /// The line holding `pos`: its start, and the index of its line feed
+    /// (or the length). Positions must not decrease.
+    fn of(&mut self, pos: usize) -> (usize, usize) {
+        if !(self.valid && self.lo <= pos && pos < self.hi) {
+            let from = if self.valid { self.hi.min(pos) } else { 0 };
+            self.lo = memchr::memrchr(b'\n', &self.hay[from..pos]).map_or(from, |i| from + i + 1);
+            self.hi = memchr::memchr(b'\n', &self.hay[pos..]).map_or(self.hay.len(), |i| pos + i);
+            self.valid = true;
+        }
+        (self.lo, self.hi)
+    }
+}
+
+/// Confirms a single-line pattern on each line holding one of `positions`.
+fn confirm_lines(
+    entry: &RegexEntry,
+    s: &str,
+    positions: impl Iterator<Item = usize>,
+    sink: &mut impl Sink,
+) {
+    let hay = s.as_bytes();
+    let mut lines = Lines::new(hay);
+    let mut done = None;
+    for pos in positions {
+        let (lo, hi) = lines.of(pos);
+        if done == Some(lo) {
+            continue;
+        }
+        done = Some(lo);
+        for m in entry.exact.find_iter(Input::new(hay).span(lo..hi)) {
+            if entry.accepts(s, m.start(), m.end()) {
+                sink.hit(entry.check, m.start(), m.end(), entry.label);
+                if !sink.every(entry.check) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Confirms a single-line pattern made of one repeated class (the head)
+/// and a guard starting with literals found at `positions` (in order).
+///
+/// A match holding the guard at a position can start anywhere on the run of
+/// head characters before it, and a match starting on that run extends to
+/// one starting at the run's first character: so the leftmost match around
+/// a position is the anchored match at the run's start (or where the
+/// previous match ended), and when there is none, no match starts before
+/// the end of the run. Each position costs one anchored search, and the
+/// result is that of a search over the whole line.
+fn confirm_headed(
+    entry: &RegexEntry,
+    s: &str,
+    positions: impl Iterator<Item = usize>,
+    sink: &mut impl Sink,
+) {
+    let hay = s.as_bytes();
+    let mut lines = Lines::new(hay);
+    // No match starts before `next`.
+    let mut next = 0;
+    for pos in positions {
+        if pos < next {
+            continue;
+        }
+        let (lo, hi) = lines.of(pos);
+        let start = entry.earliest_start(s, lo.max(next), pos);
+        let anchored = Input::new(hay).span(start..hi).anchored(Anchored::Yes);
+        match entry.exact.search(&anchored) {
+            Some(m) => {
+                next = m.end();
+                if entry.accepts(s, m.start(), m.end()) {
+                    sink.hit(entry.check, m.start(), m.end(), entry.label);
+                    if !sink.every(entry.check) {
+                        return;
+                    }
+                }
+            }
+            None => next = entry.head_run_end(s, pos, hi),
+        }
+    }
+}
+
+/// Character ranges sorted and merged, so that they can be binary-searched.
+fn merge_ranges(mut ranges: Vec<(char, char)>) -> Vec<(char, char)> {
+    ranges.sort_unstable();
+    let mut merged: Vec<(char, char)> = Vec::with_capacity(ranges.len());
+    for (start, end) in ranges {
+        match merged.last_mut() {
+            Some(last) if u32::from(start) <= u32::from(last.1).saturating_add(1) => {
+                last.1 = last.1.max(end);
+            }
+            _ => merged.push((start, end)),
+        }
+    }
+    merged
+}
+
+/// Anchored guard searches may read this many times the string's length
+/// before guarded patterns fall back to their gate.
+const GUARD_PASSES: usize = 4;
+
+/// The end of the line around a position, remembered for the next position
+/// on the same line.
+#[derive(Default)]
+struct LineEnd {
+    from: usize,
+    end: usize,
+}
+
+impl LineEnd {
+    /// The index of the first line feed at or after `pos`, or the length.
+    fn of(&mut self, hay: &[u8], pos: usize) -> usize {
+        if !(self.from <= pos && pos <= self.end && self.end != 0) {
+            self.from = pos;
+            self.end = memchr::memchr(b'\n', &hay[pos..]).map_or(hay.len(), |i| pos + i);
+        }
+        self.end
+    }
+}
 
 /// Collects a stage's words and patterns.
 #[derive(Default)]
@@ -171,12 +368,27 @@ impl MatcherBuilder {
                 label: *label,
                 validate: *validate,
                 single_line: !pattern::can_match_newline(hir),
+                guard: None,
+                head: None,
+                single_head: false,
             });
             if let Some(prefixes) = pattern::prefixes(hir) {
                 for p in prefixes {
                     self.literals.add(&p, true);
                     self.targets.push(Target::Prefix { regex: i as u32 });
                 }
+                continue;
+            }
+            if let Some(guard) = pattern::guard(hir) {
+                entries[i].guard = Some(pattern::exact_regex(&pattern::relax(&guard.rest))?);
+                entries[i].head = guard.head.map(merge_ranges);
+                entries[i].single_head = guard.single_head && entries[i].single_line;
+                for p in guard.prefixes {
+                    self.literals.add(&p, true);
+                    self.targets.push(Target::Guard { regex: i as u32 });
+                }
+                gated_hirs.push(pattern::relax(hir));
+                gated_ids.push(i as u32);
                 continue;
             }
             match pattern::required_factors(hir) {
@@ -188,10 +400,18 @@ impl MatcherBuilder {
                     gated_hirs.push(pattern::relax(hir));
                     gated_ids.push(i as u32);
                 }
-                None => {
-                    residual_hirs.push(pattern::relax(hir));
-                    residual_ids.push(i as u32);
-                }
+                None => match pattern::exact_prefixes(hir) {
+                    Some(prefixes) => {
+                        for p in prefixes {
+                            self.literals.add(&p, false);
+                            self.targets.push(Target::Prefix { regex: i as u32 });
+                        }
+                    }
+                    None => {
+                        residual_hirs.push(pattern::relax(hir));
+                        residual_ids.push(i as u32);
+                    }
+                },
             }
         }
         let set = |hirs: Vec<Hir>, ids: Vec<u32>| -> Result<Option<Residual>, String> {
@@ -225,6 +445,8 @@ impl StageMatcher {
         let hay = s.as_bytes();
         let mut gated: Vec<u32> = Vec::new();
         let mut on_lines: Vec<(u32, usize)> = Vec::new();
+        let mut guard_budget = hay.len().saturating_mul(GUARD_PASSES).max(4096);
+        let mut line_end = LineEnd::default();
         self.literals
             .for_each(hay, |literal, start| match self.targets[literal as usize] {
                 Target::Word {
@@ -247,6 +469,40 @@ impl StageMatcher {
                         && entry.accepts(s, m.start(), m.end())
                     {
                         sink.hit(entry.check, m.start(), m.end(), entry.label);
+                    }
+                }
+                Target::Guard { regex } => {
+                    let entry = &self.regexes[regex as usize];
+                    if !sink.wants(entry.check) || gated.contains(&regex) {
+                        return;
+                    }
+                    if entry.single_head {
+                        on_lines.push((regex, start));
+                        return;
+                    }
+                    let end = if entry.single_line {
+                        line_end.of(hay, start)
+                    } else {
+                        hay.len()
+                    };
+                    // Each search reads at most `end - start` bytes; once the
+                    // budget is spent (a long line full of literals), hits
+                    // gate the pattern as they would without a guard, so a
+                    // string never costs more than a few passes.
+                    let passed = match guard_budget.checked_sub(end - start) {
+                        Some(left) => {
+                            guard_budget = left;
+                            let input = Input::new(hay).span(start..end).anchored(Anchored::Yes);
+                            entry.guard.as_ref().is_none_or(|g| g.is_match(input))
+                        }
+                        None => true,
+                    };
+                    if passed {
+                        if entry.single_line {
+                            on_lines.push((regex, start));
+                        } else {
+                            gated.push(regex);
+                        }
                     }
                 }
                 Target::Gate { regex } => {
@@ -317,28 +573,25 @@ impl StageMatcher {
         }
     }
 
-    /// Confirms single-line gated patterns on the lines holding their gate
-    /// literals: every match holds a gate literal and stays on its line.
+    /// Confirms single-line gated and guarded patterns around the positions
+    /// of their literals: every match holds one and stays on its line.
     fn scan_lines(&self, s: &str, found: &mut [(u32, usize)], sink: &mut impl Sink) {
-        let hay = s.as_bytes();
         found.sort_unstable();
-        let mut last: Option<(u32, usize)> = None;
-        for &(regex, pos) in found.iter() {
+        let found = dedup_sorted(found);
+        let mut i = 0;
+        while i < found.len() {
+            let regex = found[i].0;
+            let n = found[i..].partition_point(|&(r, _)| r == regex);
             let entry = &self.regexes[regex as usize];
-            let lo = memchr::memrchr(b'\n', &hay[..pos]).map_or(0, |i| i + 1);
-            if last == Some((regex, lo)) || !sink.wants(entry.check) {
-                continue;
-            }
-            last = Some((regex, lo));
-            let hi = memchr::memchr(b'\n', &hay[pos..]).map_or(hay.len(), |i| pos + i);
-            for m in entry.exact.find_iter(Input::new(hay).span(lo..hi)) {
-                if entry.accepts(s, m.start(), m.end()) {
-                    sink.hit(entry.check, m.start(), m.end(), entry.label);
-                    if !sink.every(entry.check) {
-                        break;
-                    }
+            let positions = found[i..i + n].iter().map(|&(_, pos)| pos);
+            if sink.wants(entry.check) {
+                if entry.single_head {
+                    confirm_headed(entry, s, positions, sink);
+                } else {
+                    confirm_lines(entry, s, positions, sink);
                 }
             }
+            i += n;
         }
     }
 
@@ -466,5 +719,82 @@ mod tests {
             [],
             "case-sensitive words match exactly"
         );
+    }
+
+    /// Every hit of the exact regex over the whole string, as a plain
+    /// search reports them.
+    fn naive(patterns: &[&str], s: &str) -> Vec<(u32, usize, usize)> {
+        let mut out = Vec::new();
+        for (i, p) in patterns.iter().enumerate() {
+            let re = regex_automata::meta::Regex::new(p).unwrap();
+            out.extend(re.find_iter(s).map(|m| (i as u32, m.start(), m.end())));
+        }
+        out.sort();
+        out
+    }
+
+    /// Patterns whose leading repeated class is dropped for a guard
+    /// ([`pattern::guard`]), with one head class or several, a prefix with
+    /// too many literals, and the Discord shape with exact case-sensitive
+    /// prefixes.
+    const GUARDED: &[&str] = &[
+        r#"(?i)[a-z0-9_.-]*(?:secret|token|api[_.-]?key)[a-z0-9_.-]*(?:\\?["'])?[ \t]*(?:=>|:=|=|:)[ \t]*(?:"[^"\r\n]{4,}"|[^\s"'\\,;&]{4,})"#,
+        r"[a-z]*[0-9]*pass(?:word)?=[A-Za-z0-9]{3,}",
+        r"(?i:account[_-]?key)[:=][A-Za-z0-9+/]{6}==",
+        r"\b(?:M[Tjz]|N[DTjz])[AEIMQUYcgk][w-z0-5][A-Za-z0-9_-]{2}\.[A-Za-z0-9_-]{2}",
+    ];
+
+    fn guarded_matcher() -> StageMatcher {
+        let mut b = MatcherBuilder::default();
+        for (i, p) in GUARDED.iter().enumerate() {
+            b.add_pattern(i as u32, pattern::parse(p).unwrap());
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn guarded_patterns_find_what_a_whole_search_finds() {
+        let m = guarded_matcher();
+        assert!(m.regexes[0].single_head && m.regexes[0].guard.is_some());
+        assert!(!m.regexes[1].single_head, "two head classes");
+        for text in [
+            "my_token=abcd1234 and x_token: 'ab'",
+            "tokentokentoken=abcdef",
+            "a.b-c_token = \"quoted value\" secret:",
+            "token: str, api_key: int = 8",
+            "ab token=\nxyz=abcd secret=abcdefgh",
+            "password=abc user9password=abcdef",
+            "ACCOUNT-KEY=abcdef== accountkey:abcdef==",
+            "MTIz.ab.cd NDEw12.ab.cd xMTEw12.ab.cd MTEw12.ab.cdef",
+            "\u{212A}EY token=\u{e9}\u{e9}\u{e9}\u{e9} \u{17F}ecret=abcd",
+        ] {
+            assert_eq!(scan(&m, text), naive(GUARDED, text), "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn guarded_patterns_agree_with_a_whole_search(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "token", "TOKEN", "my_", "api-key", "secret", "pass", "password", "9",
+                "=", ": ", " = ", "\"", "'", "\\\"", ",", " ", "\n", "\t", "abcd", "XYZ12",
+                "account_key", "==", "+/", "MTEw", "NDEw", "Mj", ".", "-", "_", "\u{e9}",
+                "\u{17F}", "\u{212A}", "=>",
+            ]), 0..24)
+        ) {
+            let text: String = parts.concat();
+            let m = guarded_matcher();
+            proptest::prop_assert_eq!(scan(&m, &text), naive(GUARDED, &text), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn many_literals_are_cut_to_a_common_prefix() {
+        // `account[_-]?key` followed by optional quotes and spaces gives too
+        // many literals; cut shorter, they still start every match.
+        let hir = pattern::parse(r#"(?i:account[_-]?key)["']?[ \t]*[:=]x"#).unwrap();
+        let prefixes = pattern::prefixes(&hir).unwrap();
+        assert!(prefixes.len() <= 64, "{}", prefixes.len());
+        assert!(prefixes.iter().all(|p| p.starts_with(b"account")));
     }
 }

@@ -161,7 +161,11 @@ pub(crate) const SECRETS: &[Detector] = &[
     detector!(
         "discord_bot_token",
         Secret,
-        r"\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}",
+        // The user id is a snowflake (17–20 digits, the first not 0) in
+        // base64, so the token starts with the encoding of a digit pair and
+        // a digit: `MT`, `Mj`, `Mz`, `ND`, `NT`, `Nj`, `Nz`, `OD` or `OT`,
+        // then `[AEIMQUYcgk]` and `[w-z0-5]`.
+        r"\b(?:M[Tjz]|N[DTjz]|O[DT])[AEIMQUYcgk][w-z0-5][A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}",
         Some(discord_bot_token),
         "Discord bot token (base64 user id . timestamp . HMAC)",
     ),
@@ -378,7 +382,8 @@ pub(crate) const SECRETS: &[Detector] = &[
         concat!(
             r"(?i)[a-z0-9_.-]*(?:pass(?:word|wd|phrase)|pwd)[a-z0-9_.-]*",
             r#"(?:\\?["'])?[ \t]*(?:=>|:=|=|:)[ \t]*"#,
-            r#"(?:"[^"\r\n]*"|'[^'\r\n]*'|\\"[^"\\\r\n]*\\"|[^\s"'\\,;&]+)"#
+            // The validator wants 6 characters or more.
+            r#"(?:"[^"\r\n]{6,}"|'[^'\r\n]{6,}'|\\"[^"\\\r\n]{6,}\\"|[^\s"'\\,;&]{6,})"#
         ),
         Some(password_assignment),
         "A password assigned to a password-like name (password=, DB_PASSWORD:, \"passwd\": …) that is not a placeholder, word or reference",
@@ -391,7 +396,8 @@ pub(crate) const SECRETS: &[Detector] = &[
             r"|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|credentials?)",
             r"[a-z0-9_.-]*",
             r#"(?:\\?["'])?[ \t]*(?:=>|:=|=|:)[ \t]*"#,
-            r#"(?:"[^"\r\n]*"|'[^'\r\n]*'|\\"[^"\\\r\n]*\\"|[^\s"'\\,;&]+)"#
+            // The validator wants 12 characters or more.
+            r#"(?:"[^"\r\n]{12,}"|'[^'\r\n]{12,}'|\\"[^"\\\r\n]{12,}\\"|[^\s"'\\,;&]{12,})"#
         ),
         Some(secret_assignment),
         "A high-entropy value assigned to a secret-like name (api_key=, token:, client_secret, …)",

@@ -161,6 +161,29 @@ pub(crate) fn prefixes(hir: &Hir) -> Option<Vec<Vec<u8>>> {
     }
 }
 
+/// Case-sensitive literals of four bytes or more that every match starts
+/// with, for a pattern whose folded prefixes are too short or too many
+/// (`MT`, `Mj`, … then `[AEIMQUYcgk][w-z0-5]` of a Discord token). Compared
+/// exactly, such literals rarely survive the filter's candidates, while
+/// their folded three-byte forms would be found everywhere.
+pub(crate) fn exact_prefixes(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    let mut extractor = Extractor::new();
+    extractor
+        .kind(ExtractKind::Prefix)
+        .limit_total(MAX_WIDE_PREFIXES)
+        .limit_class(16)
+        .limit_repeat(8);
+    let seq = extractor.extract(&relax(hir));
+    let literals = seq.literals()?;
+    let good = !literals.is_empty()
+        && literals.len() <= MAX_WIDE_PREFIXES
+        && literals.iter().all(|l| {
+            let b = l.as_bytes();
+            b.len() >= 4 && b.iter().any(u8::is_ascii_uppercase)
+        });
+    good.then(|| minimal_literals(literals.iter().map(|l| l.as_bytes().to_vec()).collect()))
+}
+
 /// Literals one of which every match of the pattern contains somewhere
 /// (ASCII-lowercased), good enough to gate the pattern on: a string with
 /// none of them cannot match. `None` when there is no such set.
@@ -169,6 +192,85 @@ pub(crate) fn required_factors(hir: &Hir) -> Option<Vec<Vec<u8>>> {
     let rare = |l: &[u8]| l.len() == 1 && b"@<>{}|\\^~`$#&%;".contains(&l[0]);
     let good = set.iter().all(|l| l.len() >= 3 || rare(l)) && set.len() <= MAX_WIDE_PREFIXES;
     good.then_some(set)
+}
+
+/// A part of the pattern that every match contains and that starts with
+/// good prefix literals: the pattern without leading elements that can match
+/// the empty string (`[a-z_]*token…` → `token…`). A string where this part
+/// matches nowhere cannot match the pattern, and looking for it costs one
+/// anchored search per literal occurrence instead of a pass over the string.
+pub(crate) struct Guard {
+    pub(crate) prefixes: Vec<Vec<u8>>,
+    pub(crate) rest: Hir,
+    /// When every dropped element is a repeated class (or an assertion):
+    /// the characters they can match. A match then starts at the guard or
+    /// on the run of these characters just before it.
+    pub(crate) head: Option<Vec<(char, char)>>,
+    /// The dropped part is exactly one repeated class, unbounded, from zero:
+    /// a match holding the guard at a position can start anywhere on the
+    /// run of its characters before it.
+    pub(crate) single_head: bool,
+}
+
+pub(crate) fn guard(hir: &Hir) -> Option<Guard> {
+    let HirKind::Concat(subs) = hir.kind() else {
+        return None;
+    };
+    for i in 1..subs.len() {
+        if subs[i - 1].properties().minimum_len() != Some(0) {
+            return None;
+        }
+        let rest = Hir::concat(subs[i..].to_vec());
+        // Many three-byte literals (`[MNO][DTjz][AEI…]`) would make
+        // candidates everywhere; as many longer ones are fine.
+        if let Some(prefixes) = prefixes_with(&fold_ascii_case(&rest), 16, 250, MAX_WIDE_PREFIXES)
+            && prefixes.iter().all(|l| l.len() >= 3)
+            && (prefixes.len() <= MAX_PREFIXES || prefixes.iter().all(|l| l.len() >= 4))
+        {
+            let mut head = Some(Vec::new());
+            for sub in &subs[..i] {
+                head = head.and_then(|mut h| {
+                    head_chars(sub, &mut h)?;
+                    Some(h)
+                });
+            }
+            let single_head = i == 1
+                && head.is_some()
+                && matches!(subs[0].kind(), HirKind::Repetition(rep) if rep.min == 0 && rep.max.is_none());
+            return Some(Guard {
+                prefixes,
+                rest,
+                head,
+                single_head,
+            });
+        }
+    }
+    None
+}
+
+/// Adds the characters a leading element can match to `out`, when it is an
+/// assertion or a repeated class; `None` for anything else.
+fn head_chars(hir: &Hir, out: &mut Vec<(char, char)>) -> Option<()> {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => Some(()),
+        HirKind::Capture(cap) => head_chars(&cap.sub, out),
+        HirKind::Repetition(rep) => match rep.sub.kind() {
+            HirKind::Class(Class::Unicode(cls)) => {
+                out.extend(cls.ranges().iter().map(|r| (r.start(), r.end())));
+                Some(())
+            }
+            HirKind::Class(Class::Bytes(cls)) if cls.is_ascii() => {
+                out.extend(
+                    cls.ranges()
+                        .iter()
+                        .map(|r| (char::from(r.start()), char::from(r.end()))),
+                );
+                Some(())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// How good a factor set is to filter on: longer shortest literal first, then fewer literals.
@@ -212,6 +314,22 @@ fn factors(hir: &Hir) -> Option<Vec<Vec<u8>>> {
         }
         _ => None,
     }
+}
+
+/// The literals sorted, without duplicates, and only the shortest of those
+/// that share a prefix: a match that starts with `ignore` also starts with
+/// `ign`.
+fn minimal_literals(mut literals: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    literals.sort();
+    literals.dedup();
+    let mut minimal: Vec<Vec<u8>> = Vec::with_capacity(literals.len());
+    for lit in literals {
+        // Sorted, a literal's shortest prefix among them is the last one kept.
+        if !minimal.last().is_some_and(|m| lit.starts_with(m)) {
+            minimal.push(lit);
+        }
+    }
+    minimal
 }
 
 /// The pattern with every ASCII upper-case letter removed from classes that
@@ -285,19 +403,24 @@ fn prefixes_with(
         .limit_repeat(8);
     let seq = extractor.extract(hir);
     let literals = seq.literals()?;
-    let mut out: Vec<Vec<u8>> = literals
+    let out: Vec<Vec<u8>> = literals
         .iter()
         .map(|l| l.as_bytes().to_ascii_lowercase())
         .collect();
-    out.sort();
-    out.dedup();
-    // Keep only the shortest of literals that share a prefix: a match that
-    // starts with `ignore` also starts with `ign`.
-    let mut minimal: Vec<Vec<u8>> = Vec::with_capacity(out.len());
-    for lit in out {
-        if !minimal.iter().any(|m| lit.starts_with(m)) {
-            minimal.push(lit);
+    let mut minimal = minimal_literals(out);
+    // Too many literals (a class after a word multiplies them): cut them
+    // shorter, which keeps them prefixes of every match, down to three bytes.
+    let longest = minimal.iter().map(Vec::len).max().unwrap_or(0);
+    for len in (3..longest).rev() {
+        if minimal.len() <= max {
+            break;
         }
+        minimal = minimal_literals(
+            minimal
+                .iter()
+                .map(|l| l[..l.len().min(len)].to_vec())
+                .collect(),
+        );
     }
     if minimal.is_empty() || minimal.len() > max {
         return None;
