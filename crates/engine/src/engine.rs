@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::condition::Condition;
 use crate::error::{PolicyError, PolicyErrors, RequestError};
+use crate::eval::{AsyncOutcome, Evaluation};
 use crate::policy::{CheckKind, Policy};
 use crate::ratelimit::{Clock, Limiter, SystemClock};
 use crate::scan::{MatcherBuilder, StageMatcher, pattern};
@@ -158,6 +159,9 @@ impl Engine {
                     | CheckKind::Schema { .. }
                     | CheckKind::Path { .. }
                     | CheckKind::Workspace { .. }
+                    | CheckKind::LlmJudge { .. }
+                    | CheckKind::Mcp { .. }
+                    | CheckKind::Moderation { .. }
                     | CheckKind::Command { .. } => {}
                 }
             }
@@ -263,8 +267,49 @@ impl Engine {
     ///
     /// Fails when the request has invalid values ([`CheckRequest::validate`])
     /// or names a check id the policy does not have.
+    ///
+    /// Async checks (`llm_judge`, `mcp`, `moderation`) need a runtime that
+    /// calls their services (`palisade-checks`' `Guard`); here each one that
+    /// would run fails as "no service configured": a `fail_open` warning, or
+    /// a block when its `on_error` is `block`.
     pub fn evaluate(&self, request: &CheckRequest) -> Result<Decision, RequestError> {
         crate::eval::evaluate(self, request)
+    }
+
+    /// Evaluates the deterministic checks of a request and lists the async
+    /// checks that should run next ([`Evaluation::pending`]); a runtime
+    /// calls their services and hands the outcomes to [`Engine::finish`].
+    ///
+    /// ```
+    /// use palisade_engine::{AsyncOutcome, Engine};
+    /// use palisade_protocol::{CheckRequest, DecisionKind};
+    ///
+    /// let engine = Engine::from_yaml_str(
+    ///     "checks:\n  - { id: judge, stage: input, type: llm_judge, prompt: Block threats. }\n",
+    /// )?;
+    /// let request = CheckRequest::input("hello");
+    /// let evaluation = engine.begin(&request)?;
+    /// assert_eq!(evaluation.pending(), [0]);
+    /// let outcome = AsyncOutcome::Hit { reason: Some("a threat".into()) };
+    /// let decision = engine.finish(&request, evaluation, &[(0, outcome)]);
+    /// assert_eq!(decision.decision, DecisionKind::Block);
+    /// assert_eq!(decision.violations[0].check_id, "judge");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn begin(&self, request: &CheckRequest) -> Result<Evaluation, RequestError> {
+        crate::eval::begin(self, request)
+    }
+
+    /// The decision of an evaluation with its async checks' outcomes
+    /// (pairs of check index and outcome) merged in policy order. Checks of
+    /// [`Evaluation::pending`] without an outcome are left out.
+    pub fn finish(
+        &self,
+        request: &CheckRequest,
+        evaluation: Evaluation,
+        outcomes: &[(usize, AsyncOutcome)],
+    ) -> Decision {
+        crate::eval::finish(self, request, evaluation, outcomes)
     }
 
     /// The checks a request selects at its stage, in policy order, and how

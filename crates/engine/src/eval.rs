@@ -150,6 +150,83 @@ fn default_message(check: &Check) -> &'static str {
         CheckKind::Command { .. } => "runs a dangerous command",
         CheckKind::Pii { .. } => "contains personal data",
         CheckKind::Workspace { .. } => "this file is outside the workspace",
+        CheckKind::LlmJudge { .. } => "the LLM judge says this breaks the policy",
+        CheckKind::Mcp { .. } => "the external guardrail says this breaks the policy",
+        CheckKind::Moderation { .. } => "flagged by content moderation",
+    }
+}
+
+/// The reason code of a decision blocked because an async check failed closed.
+const CHECK_FAILED: &str = "guardrail.check_failed";
+const FAILED_CLOSED: &str = "the check could not run and fails closed";
+
+/// The finding an async check's outcome makes, if any.
+fn async_finding(
+    check: &Check,
+    outcome: &AsyncOutcome,
+    mode: palisade_protocol::Mode,
+    interactive: bool,
+) -> Option<Finding> {
+    let finding = |action: FindingAction, reason_code: String, message: String| Finding {
+        check_id: check.id.clone(),
+        name: check.name.clone(),
+        check_type: check.kind.type_name().to_owned(),
+        severity: check.severity,
+        action,
+        reason_code,
+        message: Some(message),
+        suggestion: check.suggestion.clone(),
+        location: None,
+    };
+    match outcome {
+        AsyncOutcome::Pass => None,
+        AsyncOutcome::Hit { reason } => {
+            let mut action = check.on_fail.effective(mode);
+            let mut note = None;
+            if action == FindingAction::Ask && !interactive {
+                action = FindingAction::Block;
+                note = Some(NOT_INTERACTIVE);
+            }
+            let base = check
+                .message
+                .as_deref()
+                .unwrap_or_else(|| default_message(check));
+            let mut message = match reason {
+                Some(r) if !r.is_empty() => format!("{base}: {r}"),
+                _ => base.to_owned(),
+            };
+            if let Some(n) = note {
+                message = format!("{message} ({n})");
+            }
+            Some(finding(
+                action,
+                format!("guardrail.{}", check.kind.type_name()),
+                message,
+            ))
+        }
+        AsyncOutcome::Failed { cause } => {
+            let closed = check.on_error == crate::policy::OnError::Block;
+            let action = match mode {
+                palisade_protocol::Mode::Advisory => FindingAction::Log,
+                _ if closed => FindingAction::Block,
+                _ => FindingAction::FailOpen,
+            };
+            let how = if closed {
+                "failed closed"
+            } else {
+                "failed open"
+            };
+            Some(finding(
+                action,
+                format!("guardrail.{}", check.kind.type_name()),
+                format!("check '{}' {how}: {cause}", check.id),
+            ))
+        }
+        AsyncOutcome::Skipped { cause } => Some(finding(
+            FindingAction::FailOpen,
+            format!("guardrail.{}", check.kind.type_name()),
+            format!("check '{}' was not run: {cause}", check.id),
+        )),
     }
 }
 
@@ -169,7 +246,73 @@ pub(crate) fn placeholder(check: &Check, label: u32) -> String {
     }
 }
 
-pub(crate) fn evaluate(engine: &Engine, request: &CheckRequest) -> Result<Decision, RequestError> {
+/// What an async check (`llm_judge`, `mcp`, `moderation`) came to, as the
+/// runtime that called its service reports it to [`Engine::finish`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AsyncOutcome {
+    /// The service says the request breaks the policy; `reason` is its
+    /// explanation, if it gave one.
+    Hit {
+        /// The service's reason.
+        reason: Option<String>,
+    },
+    /// The service says the request is fine.
+    Pass,
+    /// The check could not get an answer: timeout, transport error,
+    /// unparsable reply, no service configured. Fails open (a `fail_open`
+    /// warning) unless the check's `on_error` is `block`.
+    Failed {
+        /// Why, one line (`timed out after 2000 ms`).
+        cause: String,
+    },
+    /// The check was not called (a per-type cap was reached, the budget
+    /// ran out): always a `fail_open` warning.
+    Skipped {
+        /// Why, one line.
+        cause: String,
+    },
+}
+
+/// The deterministic part of an evaluation, waiting for the outcomes of
+/// the request's async checks ([`Engine::begin`], [`Engine::finish`]).
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    stage: Stage,
+    hits: Vec<Hit>,
+    fields: Vec<Field>,
+    evaluated: u32,
+    started: Instant,
+    decision: Decision,
+    pending: Vec<usize>,
+}
+
+impl Evaluation {
+    /// The decision of the deterministic checks alone (timing filled in).
+    pub fn decision(&self) -> &Decision {
+        &self.decision
+    }
+
+    /// Indices (into [`crate::Policy::checks`]) of the async checks that run
+    /// for this request: at its stage, enabled, selected and with their
+    /// `when` holding, in policy order. Empty when the deterministic checks
+    /// already block: the services are not called then.
+    pub fn pending(&self) -> &[usize] {
+        if self.decision.decision == DecisionKind::Block {
+            &[]
+        } else {
+            &self.pending
+        }
+    }
+
+    /// The request's effective stage.
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+}
+
+/// Evaluates the deterministic checks and lists the async ones.
+pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluation, RequestError> {
     let started = Instant::now();
     request.validate().map_err(RequestError::Invalid)?;
     let stage = request.effective_stage();
@@ -220,12 +363,76 @@ pub(crate) fn evaluate(engine: &Engine, request: &CheckRequest) -> Result<Decisi
 
     structural(engine, request, stage, &active, &mut rec.hits, &mut fields);
     hide_matched_keys(engine, request, &rec.hits, &mut fields);
-    let mut decision = build(engine, request, stage, &rec.hits, &fields);
+    let mut decision = build(engine, request, stage, &rec.hits, &fields, &[]);
     decision.evaluated = Some(evaluated);
     decision.evaluated_at = Some(crate::clock::rfc3339(SystemTime::now()));
     decision.duration_us = Some(started.elapsed().as_micros() as u64);
-    Ok(decision)
+    let pending = data
+        .checks
+        .iter()
+        .map(|&c| c as usize)
+        .filter(|&c| active[c] && engine.policy.checks[c].kind.is_async())
+        .collect();
+    Ok(Evaluation {
+        stage,
+        hits: rec.hits,
+        fields,
+        evaluated,
+        started,
+        decision,
+        pending,
+    })
 }
+
+/// The decision with the async checks' outcomes merged in policy order.
+pub(crate) fn finish(
+    engine: &Engine,
+    request: &CheckRequest,
+    evaluation: Evaluation,
+    outcomes: &[(usize, AsyncOutcome)],
+) -> Decision {
+    if outcomes.is_empty() {
+        let mut decision = evaluation.decision;
+        decision.duration_us = Some(evaluation.started.elapsed().as_micros() as u64);
+        return decision;
+    }
+    let mut decision = build(
+        engine,
+        request,
+        evaluation.stage,
+        &evaluation.hits,
+        &evaluation.fields,
+        outcomes,
+    );
+    decision.request_id = evaluation.decision.request_id;
+    decision.evaluated = Some(evaluation.evaluated);
+    decision.evaluated_at = evaluation.decision.evaluated_at;
+    decision.duration_us = Some(evaluation.started.elapsed().as_micros() as u64);
+    decision
+}
+
+/// Evaluates a request without a runtime for async checks: each async
+/// check that would run fails as "no service configured".
+pub(crate) fn evaluate(engine: &Engine, request: &CheckRequest) -> Result<Decision, RequestError> {
+    let evaluation = begin(engine, request)?;
+    let outcomes: Vec<(usize, AsyncOutcome)> = evaluation
+        .pending()
+        .iter()
+        .map(|&c| {
+            (
+                c,
+                AsyncOutcome::Failed {
+                    cause: NO_SERVICE.to_owned(),
+                },
+            )
+        })
+        .collect();
+    Ok(finish(engine, request, evaluation, &outcomes))
+}
+
+/// The cause of an async check's failure when nothing can call its service.
+pub const NO_SERVICE: &str =
+    "no service configured for this check (async checks run in a Guard with a service config)";
 
 /// The checks that look at the request as a whole rather than at strings:
 /// conditions, rate limits, argument schemas.
@@ -365,6 +572,7 @@ pub(crate) fn build(
     stage: Stage,
     hits: &[Hit],
     fields: &[Field],
+    outcomes: &[(usize, AsyncOutcome)],
 ) -> Decision {
     let policy = &engine.policy;
     let mode = policy.mode;
@@ -454,6 +662,31 @@ pub(crate) fn build(
         }
     }
 
+    // Async checks that failed closed: the decision's reason is then
+    // `guardrail.check_failed`.
+    let mut failed_closed: Vec<String> = Vec::new();
+    if !outcomes.is_empty() {
+        for (c, outcome) in outcomes {
+            let Some(check) = policy.checks.get(*c) else {
+                continue;
+            };
+            if let Some(finding) = async_finding(check, outcome, mode, interactive) {
+                if matches!(outcome, AsyncOutcome::Failed { .. }) && finding.action.is_violation() {
+                    failed_closed.push(finding.check_id.clone());
+                }
+                if finding.action.is_violation() {
+                    decision.violations.push(finding);
+                } else {
+                    decision.warnings.push(finding);
+                }
+            }
+        }
+        // Policy order, scan order within a check (the sort is stable).
+        let at = |f: &Finding| engine.ids.get(&f.check_id).copied().unwrap_or(u32::MAX);
+        decision.violations.sort_by_key(at);
+        decision.warnings.sort_by_key(at);
+    }
+
     let any = |a: FindingAction| decision.violations.iter().any(|f| f.action == a);
     let kind = if any(FindingAction::Block) {
         DecisionKind::Block
@@ -478,9 +711,15 @@ pub(crate) fn build(
             let headline = decision.violations.iter().find(|f| f.action == wanted);
             if let Some(f) = headline {
                 let check = &policy.checks[engine.ids[&f.check_id] as usize];
-                decision.reason_code = Some(f.reason_code.clone());
+                let failed = failed_closed.contains(&f.check_id);
+                decision.reason_code = Some(if failed {
+                    CHECK_FAILED.to_owned()
+                } else {
+                    f.reason_code.clone()
+                });
                 // Say why when the check's own action was not `block`.
                 let note = match check.on_fail.effective(mode) {
+                    _ if failed => Some(FAILED_CLOSED),
                     FindingAction::Ask if kind == DecisionKind::Block => Some(NOT_INTERACTIVE),
                     FindingAction::Redact => Some(CANNOT_REDACT),
                     _ => None,

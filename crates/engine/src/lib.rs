@@ -35,8 +35,8 @@ pub use engine::Engine;
 /// secret files protected, writes outside the workspace confirmed.
 pub const DEFAULT_POLICY: &str = include_str!("default_policy.yaml");
 pub use error::{PolicyError, PolicyErrors, RequestError};
-pub use eval::default_replacement;
-pub use policy::{Check, CheckKind, OnFail, Policy};
+pub use eval::{AsyncOutcome, Evaluation, NO_SERVICE, default_replacement};
+pub use policy::{Check, CheckKind, OnError, OnFail, Policy};
 pub use ratelimit::{Clock, SystemClock};
 pub use request::{parse_json, parse_request};
 pub use scan::stream;

@@ -8,7 +8,7 @@ mod load;
 
 use palisade_protocol::{FindingAction, Mode, Severity, Stage};
 
-pub use load::{RATE_KEYS, SUPPORTED_TYPES};
+pub use load::{ASYNC_TYPES, MODERATION_CATEGORIES, RATE_KEYS, SUPPORTED_TYPES};
 
 /// A validated policy.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +41,8 @@ pub struct Check {
     pub replacement: Option<String>,
     /// Whether the check runs at all.
     pub enabled: bool,
+    /// What a failing async check does (`allow`: fail open).
+    pub on_error: OnError,
     /// A CEL condition that must hold for the check to run.
     pub when: Option<String>,
 }
@@ -121,6 +123,25 @@ pub enum CheckKind {
         /// Entities (empty: all of them).
         entities: Vec<String>,
     },
+    /// A utility LLM, given the prompt, says the request should be blocked.
+    LlmJudge {
+        /// The instruction the judge applies (`Block requests to delete data.`).
+        prompt: String,
+    },
+    /// An external MCP guardrail tool says the request should be blocked.
+    Mcp {
+        /// The server's name in the service config's `mcp_servers`.
+        server: String,
+        /// The tool to call.
+        tool: String,
+    },
+    /// A moderation model scores a requested category at or above the threshold.
+    Moderation {
+        /// Categories (empty: all of [`MODERATION_CATEGORIES`]).
+        categories: Vec<String>,
+        /// Score from 0 to 100 at which a category counts.
+        threshold: u8,
+    },
     /// A matching tool's arguments do not validate against a JSON Schema.
     Schema {
         /// Globs over the tool name.
@@ -145,8 +166,31 @@ impl CheckKind {
             CheckKind::Command { .. } => "command",
             CheckKind::Pii { .. } => "pii",
             CheckKind::Workspace { .. } => "workspace",
+            CheckKind::LlmJudge { .. } => "llm_judge",
+            CheckKind::Mcp { .. } => "mcp",
+            CheckKind::Moderation { .. } => "moderation",
         }
     }
+
+    /// Whether the check calls a service and so runs in a `Guard`, after
+    /// the deterministic checks (`llm_judge`, `mcp`, `moderation`).
+    pub fn is_async(&self) -> bool {
+        matches!(
+            self,
+            CheckKind::LlmJudge { .. } | CheckKind::Mcp { .. } | CheckKind::Moderation { .. }
+        )
+    }
+}
+
+/// What an async check does when its service fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum OnError {
+    /// Fail open: the request goes on, with a `fail_open` warning (the default).
+    #[default]
+    Allow,
+    /// Fail closed: the request is blocked with reason `guardrail.check_failed`.
+    Block,
 }
 
 /// What a hit does to the decision.

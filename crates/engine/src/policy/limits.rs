@@ -12,6 +12,8 @@ pub const MAX_ENTRY_BYTES: usize = 4_096;
 pub const MAX_REPLACEMENT_BYTES: usize = 4_096;
 /// Longest `message`, `suggestion` or `name`, in bytes.
 pub const MAX_TEXT_BYTES: usize = 4_096;
+/// Longest `llm_judge` prompt, in bytes.
+pub const MAX_PROMPT_BYTES: usize = 16_384;
 /// Longest check id, in bytes.
 pub const MAX_ID_BYTES: usize = 128;
 /// Largest compiled form of one regex pattern, in bytes.

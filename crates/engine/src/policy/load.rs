@@ -8,7 +8,7 @@ use palisade_protocol::{Mode, Severity, Stage, pointer};
 use serde_json::{Map, Value};
 
 use super::limits::*;
-use super::{Check, CheckKind, OnFail, Policy};
+use super::{Check, CheckKind, OnError, OnFail, Policy};
 use crate::error::{PolicyError, PolicyErrors};
 
 /// The check types this version evaluates.
@@ -24,10 +24,23 @@ pub const SUPPORTED_TYPES: &[&str] = &[
     "secrets",
     "pii",
     "command",
+    "llm_judge",
+    "mcp",
+    "moderation",
 ];
 
-/// Check types of the policy format that this version does not evaluate.
-const LATER_TYPES: &[&str] = &["llm_judge", "mcp", "moderation"];
+/// The check types that call a service (run by a `Guard`, not by the engine).
+pub const ASYNC_TYPES: &[&str] = &["llm_judge", "mcp", "moderation"];
+
+/// The categories a `moderation` check can score.
+pub const MODERATION_CATEGORIES: &[&str] = &[
+    "hate",
+    "harassment",
+    "self_harm",
+    "sexual",
+    "violence",
+    "illicit",
+];
 
 /// The keys a rate limit can count per.
 pub const RATE_KEYS: &[&str] = &["tenant", "agent", "session", "tool"];
@@ -294,16 +307,6 @@ impl Loader {
                 None
             }
             Some(Value::String(t)) if SUPPORTED_TYPES.contains(&t.as_str()) => Some(t.as_str()),
-            Some(Value::String(t)) if LATER_TYPES.contains(&t.as_str()) => {
-                self.err(
-                    child(ptr, "type"),
-                    format!(
-                        "check type `{t}` is not available in this version; available: {}",
-                        one_of(SUPPORTED_TYPES)
-                    ),
-                );
-                None
-            }
             Some(other) => {
                 self.err(
                     child(ptr, "type"),
@@ -328,6 +331,9 @@ impl Loader {
             Some("secrets") => &["detectors"],
             Some("command") => &["commands", "tools"],
             Some("pii") => &["entities"],
+            Some("llm_judge") => &["prompt"],
+            Some("mcp") => &["server", "tool"],
+            Some("moderation") => &["categories", "threshold"],
             _ => &[],
         };
         if let Some(t) = type_name {
@@ -388,12 +394,31 @@ impl Loader {
                 }
             },
         };
-        if obj.contains_key("on_error") {
-            self.err(
-                child(ptr, "on_error"),
-                "`on_error` applies only to async checks (`llm_judge`, `mcp`, `moderation`)",
-            );
-        }
+        let is_async = type_name.is_some_and(|t| ASYNC_TYPES.contains(&t));
+        let on_error = match obj.get("on_error") {
+            None => OnError::Allow,
+            Some(_) if !is_async => {
+                self.err(
+                    child(ptr, "on_error"),
+                    "`on_error` applies only to async checks (`llm_judge`, `mcp`, `moderation`)",
+                );
+                OnError::Allow
+            }
+            Some(v) => match v.as_str() {
+                Some("allow") => OnError::Allow,
+                Some("block") => OnError::Block,
+                _ => {
+                    self.err(
+                        child(ptr, "on_error"),
+                        format!(
+                            "unknown on_error {}; expected `allow` (fail open) or `block` (fail closed)",
+                            quoted(v)
+                        ),
+                    );
+                    OnError::Allow
+                }
+            },
+        };
         let when = match obj.get("when") {
             None => None,
             Some(Value::String(expr)) => match crate::condition::compile(expr) {
@@ -543,6 +568,61 @@ impl Loader {
                 self.known_names(ptr, "detectors", &detectors, &known, "detector");
                 Some(CheckKind::Secrets { detectors })
             }
+            Some("llm_judge") => {
+                let prompt = self.required_text(
+                    obj,
+                    ptr,
+                    "prompt",
+                    MAX_PROMPT_BYTES,
+                    "the instruction the judge applies",
+                );
+                prompt.map(|prompt| CheckKind::LlmJudge { prompt })
+            }
+            Some("mcp") => {
+                let server = self.required_text(
+                    obj,
+                    ptr,
+                    "server",
+                    MAX_ID_BYTES,
+                    "the name of a server in the service config's `mcp_servers`",
+                );
+                let tool =
+                    self.required_text(obj, ptr, "tool", MAX_ID_BYTES, "the server's tool to call");
+                match (server, tool) {
+                    (Some(server), Some(tool)) => Some(CheckKind::Mcp { server, tool }),
+                    _ => None,
+                }
+            }
+            Some("moderation") => {
+                let categories = self.optional_entries(obj, ptr, "categories");
+                self.known_names(
+                    ptr,
+                    "categories",
+                    &categories,
+                    MODERATION_CATEGORIES,
+                    "category",
+                );
+                let threshold = match obj.get("threshold") {
+                    None => Some(50),
+                    Some(v) => match v.as_u64() {
+                        Some(t) if t <= 100 => Some(t as u8),
+                        _ => {
+                            self.err(
+                                child(ptr, "threshold"),
+                                format!(
+                                    "`threshold` must be a whole number from 0 to 100, not {}",
+                                    quoted(v)
+                                ),
+                            );
+                            None
+                        }
+                    },
+                };
+                threshold.map(|threshold| CheckKind::Moderation {
+                    categories,
+                    threshold,
+                })
+            }
             Some("pii") => {
                 let entities = self.optional_entries(obj, ptr, "entities");
                 let mut known: Vec<&str> = crate::detect::PII.iter().map(|d| d.id).collect();
@@ -581,6 +661,7 @@ impl Loader {
             suggestion,
             replacement,
             enabled,
+            on_error,
             when,
         };
         (Some(check.id.clone()), Some(check))
@@ -631,6 +712,27 @@ impl Loader {
             return None;
         }
         Some(s.to_owned())
+    }
+
+    /// A required, non-empty string field of at most `max` bytes.
+    fn required_text(
+        &mut self,
+        obj: &Map<String, Value>,
+        ptr: &str,
+        key: &str,
+        max: usize,
+        what: &str,
+    ) -> Option<String> {
+        if !obj.contains_key(key) {
+            self.err(ptr, format!("missing field `{key}` ({what})"));
+            return None;
+        }
+        let text = self.text(obj, ptr, key, max)?;
+        if text.trim().is_empty() {
+            self.err(child(ptr, key), format!("`{key}` is empty; give {what}"));
+            return None;
+        }
+        Some(text)
     }
 
     fn boolean(&mut self, obj: &Map<String, Value>, ptr: &str, key: &str) -> Option<bool> {
@@ -883,6 +985,13 @@ pub(crate) fn supported_stages(type_name: &str) -> &'static [Stage] {
     match type_name {
         "tool_pattern" | "schema" => &[Stage::ToolUse],
         "path" | "workspace" | "command" => &[Stage::Action, Stage::ToolUse],
+        "llm_judge" | "mcp" => &[
+            Stage::Input,
+            Stage::ToolUse,
+            Stage::ToolOutput,
+            Stage::Action,
+        ],
+        "moderation" => &[Stage::Input, Stage::Output],
         _ => Stage::ALL,
     }
 }

@@ -145,6 +145,9 @@ impl StreamAutomaton {
                 | CheckKind::Schema { .. }
                 | CheckKind::Path { .. }
                 | CheckKind::Workspace { .. }
+                | CheckKind::LlmJudge { .. }
+                | CheckKind::Mcp { .. }
+                | CheckKind::Moderation { .. }
                 | CheckKind::Command { .. } => {}
             }
         }
@@ -468,7 +471,7 @@ impl StreamScanner<'_> {
         let fields = [Field::new("/content", FieldKind::Content)];
         let mut request = self.request.clone();
         request.content = Some(self.text.clone());
-        build(self.engine, &request, self.stage, &self.hits, &fields)
+        build(self.engine, &request, self.stage, &self.hits, &fields, &[])
     }
 
     /// Whether the stream has been blocked.

@@ -107,7 +107,10 @@ pub(crate) fn invariants(mode: Mode, request: &Value, decision: &Decision) -> Ve
     for f in &decision.warnings {
         if !matches!(
             f.action,
-            FindingAction::Warn | FindingAction::Log | FindingAction::Redact
+            FindingAction::Warn
+                | FindingAction::Log
+                | FindingAction::Redact
+                | FindingAction::FailOpen
         ) {
             broken.push(format!(
                 "warning `{}` has action `{}`",
