@@ -9,7 +9,12 @@ use palisade_protocol::{CheckRequest, DecisionKind, Stage, Tool};
 use crate::CheckArgs;
 
 pub(crate) fn load_engine(args: &CheckArgs) -> anyhow::Result<Engine> {
-    let Some(path) = &args.policy else {
+    load_policy(args.policy.as_deref())
+}
+
+/// The policy at `path`, else the embedded default policy.
+pub(crate) fn load_policy(path: Option<&std::path::Path>) -> anyhow::Result<Engine> {
+    let Some(path) = path else {
         return Engine::default_policy()
             .map_err(|e| anyhow::anyhow!("the embedded default policy: {e}"));
     };
@@ -39,7 +44,7 @@ pub(crate) fn open_input(args: &CheckArgs) -> anyhow::Result<Box<dyn Read + Send
     })
 }
 
-fn flag_request(args: &CheckArgs) -> anyhow::Result<Option<CheckRequest>> {
+pub(crate) fn flag_request(args: &CheckArgs) -> anyhow::Result<Option<CheckRequest>> {
     if args.stage.is_none() && args.tool.is_none() && args.content.is_none() && args.args.is_none()
     {
         return Ok(None);
@@ -70,6 +75,9 @@ fn flag_request(args: &CheckArgs) -> anyhow::Result<Option<CheckRequest>> {
 }
 
 pub(crate) fn run(args: &CheckArgs) -> anyhow::Result<u8> {
+    if let Some(config) = &args.config {
+        return crate::guarded::run(args, config);
+    }
     let engine = load_engine(args)?;
     if args.jsonl {
         if flag_request(args)?.is_some() {
@@ -79,7 +87,16 @@ pub(crate) fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         }
         return crate::jsonl::run(&engine, args);
     }
-    let request = match flag_request(args)? {
+    let request = read_request(args)?;
+    let decision = engine
+        .evaluate(&request)
+        .map_err(|e| anyhow::anyhow!("invalid request: {e}"))?;
+    print_decision(&decision)
+}
+
+/// The one request of a `check` without `--jsonl`: from flags, or read.
+pub(crate) fn read_request(args: &CheckArgs) -> anyhow::Result<CheckRequest> {
+    Ok(match flag_request(args)? {
         Some(r) => {
             if args.request.is_some() {
                 bail!("give the request either with --request or with flags, not both");
@@ -93,15 +110,16 @@ pub(crate) fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                 .context("cannot read the request")?;
             parse_request(&text).map_err(|e| anyhow::anyhow!("invalid request: {e}"))?
         }
-    };
-    let decision = engine
-        .evaluate(&request)
-        .map_err(|e| anyhow::anyhow!("invalid request: {e}"))?;
+    })
+}
+
+/// Prints a decision and gives the exit code it means.
+pub(crate) fn print_decision(decision: &palisade_protocol::Decision) -> anyhow::Result<u8> {
     let stdout = std::io::stdout();
     let text = if stdout.is_terminal() {
-        serde_json::to_string_pretty(&decision)?
+        serde_json::to_string_pretty(decision)?
     } else {
-        serde_json::to_string(&decision)?
+        serde_json::to_string(decision)?
     };
     let mut out = stdout.lock();
     writeln!(out, "{text}").context("cannot write the decision")?;

@@ -68,7 +68,9 @@ fn content_bytes(r: &CheckRequest) -> u64 {
     n
 }
 
-fn error_decision(line: &str, err: &RequestError) -> Decision {
+/// The `error` decision of a line that is not a valid request (its
+/// `requestId` kept when one can be read).
+pub(crate) fn error_decision(line: &str, err: &RequestError) -> Decision {
     let id = serde_json::from_str::<serde_json::Value>(line)
         .ok()
         .and_then(|v| v.get("requestId")?.as_str().map(str::to_owned))

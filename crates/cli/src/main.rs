@@ -1,6 +1,8 @@
 //! The `palisade` command.
 
+mod audit;
 mod check;
+mod guarded;
 mod jsonl;
 mod validate;
 
@@ -32,6 +34,20 @@ enum Command {
         #[command(subcommand)]
         command: PolicyCommand,
     },
+    /// Work with audit logs.
+    Audit {
+        #[command(subcommand)]
+        command: AuditCommand,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum AuditCommand {
+    /// Check an audit log's hash chain; report the first bad line.
+    Verify {
+        /// The JSON-lines audit log.
+        file: PathBuf,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -46,6 +62,10 @@ pub(crate) struct CheckArgs {
     /// The policy file (`.json`, `.yaml`, `.yml`); the embedded default policy when absent.
     #[arg(long, value_name = "FILE")]
     pub(crate) policy: Option<PathBuf>,
+    /// The service config (`.json`, `.yaml`, `.yml`): LLM service, MCP servers,
+    /// budgets and audit log, so that async checks run and decisions are audited.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
     /// Read the request (or, with --jsonl, the requests) from FILE; `-` is stdin.
     #[arg(long, value_name = "FILE|-")]
     pub(crate) request: Option<PathBuf>,
@@ -93,6 +113,9 @@ fn main() -> ExitCode {
             print!("{}", palisade_engine::DEFAULT_POLICY);
             Ok(0)
         }
+        Command::Audit {
+            command: AuditCommand::Verify { file },
+        } => audit::verify(&file),
     };
     match result {
         Ok(code) => ExitCode::from(code),

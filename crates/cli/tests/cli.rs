@@ -1251,3 +1251,106 @@ mod usage {
         assert!(run.stderr.contains("--frobnicate"), "{}", run.stderr);
     }
 }
+
+/// `check --config`: the service config's audit log and async-check
+/// services; `audit verify` on the log it writes.
+mod config_and_audit {
+    use super::*;
+
+    const POLICY: &str = "checks:\n  - { id: drop, stage: tool_use, type: regex, patterns: ['(?i)drop\\s+table'] }\n  - { id: judge, stage: input, type: llm_judge, prompt: Block threats. }\n  - { id: strict, stage: action, type: llm_judge, prompt: Block deploys., on_error: block }\n";
+
+    /// A directory with the policy and a config whose LLM service refuses
+    /// connections (a port nothing listens on) and whose audit log is `audit.jsonl`.
+    fn setup(test: &str) -> (TempDir, std::path::PathBuf) {
+        let dir = TempDir::new(test);
+        let port = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            l.local_addr().unwrap().port()
+        };
+        dir.write("policy.yaml", POLICY);
+        let config = dir.write(
+            "palisade.yaml",
+            format!(
+                "policy: policy.yaml\nllm: {{ base_url: 'http://127.0.0.1:{port}/v1', model: m }}\naudit: {{ path: audit.jsonl }}\n"
+            ),
+        );
+        (dir, config)
+    }
+
+    #[test]
+    fn decisions_are_audited_and_the_log_verifies() {
+        let (dir, config) = setup("config_audit");
+        let lines = [
+            json!({"requestId": "r1", "content": "hello"}).to_string(),
+            json!({"requestId": "r2", "tool": {"name": "sql", "arguments": {"q": "DROP TABLE t"}}}).to_string(),
+            "not json".to_owned(),
+            json!({"requestId": "r4", "action": {"description": "deploy"}}).to_string(),
+        ];
+        let run = palisade(&["check", "--config", arg(&config), "--jsonl"])
+            .stdin(lines.join("\n") + "\n")
+            .run();
+        run.code(0);
+        let d = run.decisions();
+        assert_eq!(d.len(), 4);
+        // The judge's service refuses connections: it fails open...
+        assert_eq!(d[0]["decision"], "allow");
+        assert_eq!(d[0]["warnings"][0]["action"], "fail_open");
+        let m = d[0]["warnings"][0]["message"].as_str().unwrap();
+        assert!(m.contains("transport error"), "{m}");
+        // ...or closed when its on_error says so.
+        assert_eq!(d[3]["decision"], "block");
+        assert_eq!(d[3]["reasonCode"], "guardrail.check_failed");
+        assert_eq!(d[1]["violations"][0]["checkId"], "drop");
+        assert_eq!(d[2]["decision"], "error");
+
+        let log = dir.path().join("audit.jsonl");
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert_eq!(text.lines().count(), 3, "one record per decided request:\n{text}");
+        for id in ["r1", "r2", "r4"] {
+            assert!(text.contains(&format!("\"requestId\":\"{id}\"")), "{text}");
+        }
+        assert!(!text.contains("DROP TABLE"), "never the payload");
+
+        let run = palisade(&["audit", "verify", arg(&log)]).run();
+        run.code(0);
+        assert!(run.stdout_text().starts_with("ok: 3 records, last hash "), "{}", run.stdout_text());
+
+        // Swap two lines: verify names the first bad line.
+        let mut v: Vec<&str> = text.lines().collect();
+        v.swap(0, 1);
+        std::fs::write(&log, v.join("\n") + "\n").unwrap();
+        let run = palisade(&["audit", "verify", arg(&log)]).run();
+        run.code(1);
+        assert!(run.stderr.contains("line 1:"), "{}", run.stderr);
+
+        let run = palisade(&["audit", "verify", arg(&dir.path().join("missing.jsonl"))]).run();
+        run.code(2);
+    }
+
+    #[test]
+    fn one_request_with_a_config() {
+        let (_dir, config) = setup("config_one");
+        let run = palisade(&["check", "--config", arg(&config), "--stage", "input", "--content", "hi"]).run();
+        run.code(0);
+        let d = run.decision();
+        assert_eq!(d["warnings"][0]["checkId"], "judge");
+        assert!(d["receiptId"].is_string());
+    }
+
+    #[test]
+    fn a_bad_config_is_refused_with_its_pointers() {
+        let dir = TempDir::new("config_bad");
+        let config = dir.write(
+            "bad.yaml",
+            "llm: { base_url: 'ftp://x', model: m }\nbudgets: { call_ms: 0 }\n",
+        );
+        let run = palisade(&["check", "--config", arg(&config), "--content", "hi"]).run();
+        run.code(2);
+        assert!(run.stderr.contains("/llm/base_url"), "{}", run.stderr);
+        assert!(run.stderr.contains("/budgets/call_ms"), "{}", run.stderr);
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        let run = palisade(&["check", "--config", "/nonexistent/palisade.yaml", "--content", "hi"]).run();
+        run.code(2);
+        run.one_line_error(&["cannot read config file"]);
+    }
+}

@@ -1,0 +1,381 @@
+//! [`Guard`]: the whole policy for one request — the deterministic engine,
+//! then (unless it already blocks) the stage's async checks concurrently
+//! under one budget — and the audit record of every decision.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use palisade_engine::{AsyncOutcome, CheckKind, Engine, RequestError};
+use palisade_protocol::{CheckRequest, Decision, Stage};
+use tokio::time::Instant;
+
+use crate::audit::{AuditError, AuditRecord, AuditSink};
+use crate::config::{Budgets, ServiceConfig};
+use crate::llm::{CallError, LlmClient, truncate};
+use crate::mcp::McpServers;
+
+/// Why a [`Guard`] gave no decision.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GuardError {
+    /// The request is invalid (bad values, unknown check ids).
+    #[error(transparent)]
+    Request(#[from] RequestError),
+    /// The decision's audit record could not be written, so the decision
+    /// must not be answered.
+    #[error("the audit record could not be written: {0}")]
+    Audit(#[from] AuditError),
+}
+
+/// Runs a policy with its async checks.
+///
+/// ```
+/// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+/// use palisade_checks::{Guard, ServiceConfig};
+/// use palisade_engine::Engine;
+/// use palisade_protocol::{CheckRequest, DecisionKind};
+///
+/// let engine = Engine::from_yaml_str(
+///     "checks:\n  - { id: judge, stage: input, type: llm_judge, prompt: Block threats. }\n",
+/// )?;
+/// // No `llm` service configured: the judge fails open, with a warning.
+/// let guard = Guard::new(engine, &ServiceConfig::default())?;
+/// let decision = guard.check(&CheckRequest::input("hello")).await?;
+/// assert_eq!(decision.decision, DecisionKind::Allow);
+/// assert_eq!(decision.warnings[0].check_id, "judge");
+/// # Ok(()) }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(demo()).unwrap();
+/// ```
+#[derive(Clone)]
+pub struct Guard {
+    engine: Arc<Engine>,
+    llm: Option<LlmClient>,
+    mcp: McpServers,
+    budgets: Budgets,
+    audit: Option<Arc<dyn AuditSink>>,
+}
+
+impl std::fmt::Debug for Guard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Guard")
+            .field("llm", &self.llm.is_some())
+            .field("mcp", &self.mcp)
+            .field("budgets", &self.budgets)
+            .field("audit", &self.audit.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A future of one service call.
+type Call<'a> = Pin<Box<dyn Future<Output = Result<AsyncOutcome, CallError>> + Send + 'a>>;
+
+impl Guard {
+    /// A guard for `engine` with the services and budgets of `config`
+    /// (its audit section is opened separately: [`crate::audit::JsonlAudit`],
+    /// [`Guard::with_audit`]). Fails when a service cannot be set up (an
+    /// API key's environment variable is not set).
+    pub fn new(engine: Engine, config: &ServiceConfig) -> Result<Self, String> {
+        Self::shared(Arc::new(engine), config)
+    }
+
+    /// [`Guard::new`] with an engine shared with others.
+    pub fn shared(engine: Arc<Engine>, config: &ServiceConfig) -> Result<Self, String> {
+        let llm = config.llm.as_ref().map(LlmClient::new).transpose()?;
+        Ok(Guard {
+            engine,
+            llm,
+            mcp: McpServers::new(&config.mcp_servers),
+            budgets: config.budgets.clone(),
+            audit: None,
+        })
+    }
+
+    /// Writes every decision to `sink` before answering it.
+    pub fn with_audit(mut self, sink: Arc<dyn AuditSink>) -> Self {
+        self.audit = Some(sink);
+        self
+    }
+
+    /// The same services and audit with another engine (a reloaded policy).
+    pub fn with_engine(&self, engine: Arc<Engine>) -> Self {
+        Guard {
+            engine,
+            ..self.clone()
+        }
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Decides a request (no tenant).
+    pub async fn check(&self, request: &CheckRequest) -> Result<Decision, GuardError> {
+        self.check_for(None, request).await
+    }
+
+    /// Decides a request for a tenant: the deterministic checks, then the
+    /// async checks unless those already block, then the audit record.
+    pub async fn check_for(
+        &self,
+        tenant: Option<&str>,
+        request: &CheckRequest,
+    ) -> Result<Decision, GuardError> {
+        let evaluation = self.engine.begin(request)?;
+        let pending = evaluation.pending().to_vec();
+        let outcomes = if pending.is_empty() {
+            Vec::new()
+        } else {
+            self.run_async(request, evaluation.stage(), &pending).await
+        };
+        let mut decision = self.engine.finish(request, evaluation, &outcomes);
+        self.record(tenant, request, &mut decision).await?;
+        Ok(decision)
+    }
+
+    /// Gives the decision a receipt id and writes its audit record.
+    pub(crate) async fn record(
+        &self,
+        tenant: Option<&str>,
+        request: &CheckRequest,
+        decision: &mut Decision,
+    ) -> Result<(), AuditError> {
+        if decision.receipt_id.is_none() {
+            decision.receipt_id = Some(uuid::Uuid::now_v7().to_string());
+        }
+        if let Some(sink) = &self.audit {
+            sink.record(AuditRecord::new(request, decision, tenant))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Waits until every audit record written so far is durable, and stops
+    /// the MCP servers.
+    pub async fn shutdown(&self) -> Result<(), AuditError> {
+        self.mcp.shutdown().await;
+        match &self.audit {
+            Some(sink) => sink.flush().await,
+            None => Ok(()),
+        }
+    }
+
+    /// Runs the async checks `pending` (policy indices) concurrently under
+    /// the request's budget.
+    async fn run_async(
+        &self,
+        request: &CheckRequest,
+        stage: Stage,
+        pending: &[usize],
+    ) -> Vec<(usize, AsyncOutcome)> {
+        let budget_ms = request
+            .options
+            .as_ref()
+            .and_then(|o| o.timeout_ms)
+            .map_or(self.budgets.request_ms, |t| t.min(self.budgets.request_ms));
+        let deadline = Instant::now() + Duration::from_millis(budget_ms);
+        let checks = self.engine.policy().checks();
+        let mut per_type: HashMap<&'static str, usize> = HashMap::new();
+        let mut outcomes = Vec::with_capacity(pending.len());
+        let mut calls = Vec::new();
+        for &c in pending {
+            let Some(check) = checks.get(c) else {
+                continue;
+            };
+            let type_name = check.kind.type_name();
+            let n = per_type.entry(type_name).or_insert(0);
+            *n += 1;
+            if *n > self.budgets.max_calls_per_type {
+                outcomes.push((
+                    c,
+                    AsyncOutcome::Skipped {
+                        cause: format!(
+                            "at most {} `{type_name}` calls per request (budgets.max_calls_per_type)",
+                            self.budgets.max_calls_per_type
+                        ),
+                    },
+                ));
+                continue;
+            }
+            calls.push(self.call(c, &check.kind, request, stage, deadline, budget_ms));
+        }
+        outcomes.extend(futures::future::join_all(calls).await);
+        outcomes.sort_by_key(|(c, _)| *c);
+        outcomes
+    }
+
+    /// One async check's call, bounded by its own timeout and the request's
+    /// deadline.
+    async fn call(
+        &self,
+        index: usize,
+        kind: &CheckKind,
+        request: &CheckRequest,
+        stage: Stage,
+        deadline: Instant,
+        budget_ms: u64,
+    ) -> (usize, AsyncOutcome) {
+        let tool = request.tool.as_ref().map(|t| t.name.as_str());
+        let content = content_of(request, stage);
+        let failed = |cause: String| (index, AsyncOutcome::Failed { cause });
+        let mut call_ms = self.budgets.call_ms;
+        let call: Call<'_> = match kind {
+            CheckKind::LlmJudge { prompt } => {
+                let Some(llm) = &self.llm else {
+                    return failed(
+                        "no service configured: the service config has no `llm` section".into(),
+                    );
+                };
+                if let Some(t) = llm.timeout() {
+                    call_ms = t.as_millis() as u64;
+                }
+                let content = truncate(&content, self.budgets.judge_content_bytes).to_owned();
+                let prompt = prompt.clone();
+                Box::pin(async move { llm.judge(&prompt, stage.as_str(), tool, &content).await })
+            }
+            CheckKind::Moderation {
+                categories,
+                threshold,
+            } => {
+                let Some(llm) = &self.llm else {
+                    return failed(
+                        "no service configured: the service config has no `llm` section".into(),
+                    );
+                };
+                if let Some(t) = llm.timeout() {
+                    call_ms = t.as_millis() as u64;
+                }
+                let content =
+                    truncate(&content, self.budgets.moderation_content_bytes).to_owned();
+                let threshold = *threshold;
+                Box::pin(async move { llm.moderate(categories, threshold, &content).await })
+            }
+            CheckKind::Mcp { server, tool: name } => {
+                let Some(server) = self.mcp.get(server) else {
+                    return failed(format!(
+                        "no service configured: no MCP server `{server}` in the service config's `mcp_servers`"
+                    ));
+                };
+                let content = truncate(&content, self.budgets.mcp_content_bytes).to_owned();
+                Box::pin(async move { server.screen(name, stage.as_str(), tool, &content).await })
+            }
+            _ => return (index, AsyncOutcome::Pass),
+        };
+        let own = Instant::now() + Duration::from_millis(call_ms);
+        let limit = own.min(deadline);
+        match tokio::time::timeout_at(limit, call).await {
+            Ok(Ok(outcome)) => (index, outcome),
+            Ok(Err(e)) => (index, e.outcome()),
+            Err(_) => {
+                let ms = if own <= deadline {
+                    call_ms
+                } else {
+                    budget_ms
+                };
+                let which = if own <= deadline {
+                    "the call's timeout"
+                } else {
+                    "the request's budget"
+                };
+                failed(format!("timed out after {ms} ms ({which})"))
+            }
+        }
+    }
+}
+
+/// What an async check is shown of a request: the text at input and
+/// output, the tool's arguments (JSON) at tool_use, its output at
+/// tool_output, the action (JSON) at action.
+pub fn content_of(request: &CheckRequest, stage: Stage) -> String {
+    let json = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    match stage {
+        Stage::ToolUse => request
+            .tool
+            .as_ref()
+            .and_then(|t| t.arguments.as_ref())
+            .map(json)
+            .unwrap_or_default(),
+        Stage::ToolOutput => request
+            .tool
+            .as_ref()
+            .and_then(|t| t.output.as_ref())
+            .map(json)
+            .or_else(|| request.content.clone())
+            .unwrap_or_default(),
+        Stage::Action => request
+            .action
+            .as_ref()
+            .and_then(|a| serde_json::to_string(a).ok())
+            .unwrap_or_default(),
+        _ => request.content.clone().unwrap_or_default(),
+    }
+}
+
+/// A model answer checked while it streams (stage `output`): each delta goes
+/// through the engine's stream scanner, and the end of the message runs the
+/// whole policy — the exact deterministic checks and the async ones
+/// (moderation) — on the full text, with its audit record.
+pub struct GuardStream<'g> {
+    guard: &'g Guard,
+    tenant: Option<String>,
+    request: CheckRequest,
+    scanner: palisade_engine::stream::StreamScanner<'g>,
+}
+
+impl Guard {
+    /// Starts checking a streamed answer; `request` is the output request
+    /// without its content (or with the content so far).
+    pub fn stream(
+        &self,
+        tenant: Option<&str>,
+        request: &CheckRequest,
+    ) -> Result<GuardStream<'_>, RequestError> {
+        Ok(GuardStream {
+            guard: self,
+            tenant: tenant.map(str::to_owned),
+            request: request.clone(),
+            scanner: self.engine.stream(request)?,
+        })
+    }
+}
+
+impl std::fmt::Debug for GuardStream<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GuardStream")
+            .field("tenant", &self.tenant)
+            .field("bytes", &self.scanner.text().len())
+            .field("blocked", &self.scanner.is_blocked())
+            .finish_non_exhaustive()
+    }
+}
+
+impl GuardStream<'_> {
+    /// Adds a delta; a decision when the findings change (a block, a new
+    /// warning), as [`palisade_engine::stream::StreamScanner::push`].
+    pub fn push(&mut self, delta: &str) -> Option<Decision> {
+        self.scanner.push(delta)
+    }
+
+    /// Whether the answer is already blocked.
+    pub fn is_blocked(&self) -> bool {
+        self.scanner.is_blocked()
+    }
+
+    /// The final decision on the whole text (marked `final`), audited.
+    pub async fn finish(self) -> Result<Decision, GuardError> {
+        let mut request = self.request;
+        request.content = Some(self.scanner.text().to_owned());
+        let mut decision = self
+            .guard
+            .check_for(self.tenant.as_deref(), &request)
+            .await?;
+        decision.is_final = Some(true);
+        Ok(decision)
+    }
+}

@@ -1,0 +1,194 @@
+//! `mcp` checks: a guardrail tool on an MCP server, called with
+//! `{"stage", "tool", "content"}`; its result (structured content, or text
+//! holding JSON) carries `{"verdict":"allow"|"block","reason"?}` (SPEC §5).
+//!
+//! A stdio server is started on first use and reused by every later call
+//! (concurrent calls share the session); when it dies it is started again
+//! on the next call. A streamable-HTTP server gets one session, reopened
+//! the same way after a transport failure.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use palisade_engine::AsyncOutcome;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::ServiceExt;
+use serde_json::{Map, Value};
+use tokio::sync::Mutex;
+
+use crate::config::McpServerConfig;
+use crate::llm::{CallError, parse_verdict, verdict_of};
+
+type Session = RunningService<RoleClient, ()>;
+
+/// The configured MCP servers, connected on first use.
+#[derive(Clone, Debug, Default)]
+pub struct McpServers {
+    servers: BTreeMap<String, Arc<McpServer>>,
+}
+
+impl McpServers {
+    /// The servers of a config (nothing is started yet).
+    pub fn new(config: &BTreeMap<String, McpServerConfig>) -> Self {
+        McpServers {
+            servers: config
+                .iter()
+                .map(|(name, c)| {
+                    (
+                        name.clone(),
+                        Arc::new(McpServer {
+                            name: name.clone(),
+                            config: c.clone(),
+                            session: Mutex::new(None),
+                        }),
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    /// The server with this name.
+    pub fn get(&self, name: &str) -> Option<&Arc<McpServer>> {
+        self.servers.get(name)
+    }
+
+    /// Closes every open session (stops stdio servers).
+    pub async fn shutdown(&self) {
+        for server in self.servers.values() {
+            if let Some(session) = server.session.lock().await.take() {
+                let _ = session.cancel().await;
+            }
+        }
+    }
+}
+
+/// One MCP server and its session.
+#[derive(Debug)]
+pub struct McpServer {
+    name: String,
+    config: McpServerConfig,
+    session: Mutex<Option<Session>>,
+}
+
+impl McpServer {
+    /// Calls `tool` with the check's arguments and reads the verdict.
+    pub async fn screen(
+        &self,
+        tool: &str,
+        stage: &str,
+        tool_name: Option<&str>,
+        content: &str,
+    ) -> Result<AsyncOutcome, CallError> {
+        let peer = self.peer().await?;
+        let mut args = Map::new();
+        args.insert("stage".into(), Value::from(stage));
+        if let Some(t) = tool_name {
+            args.insert("tool".into(), Value::from(t));
+        }
+        args.insert("content".into(), Value::from(content));
+        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(args);
+        match peer.call_tool(params).await {
+            Ok(result) => read_verdict(&result),
+            Err(e) => {
+                // The session may be broken (a stdio server that died): start
+                // afresh next time.
+                self.reset().await;
+                Err(CallError::Transport(format!(
+                    "MCP server `{}`: {}",
+                    self.name,
+                    crate::llm::error_chain(&e)
+                )))
+            }
+        }
+    }
+
+    /// A handle for calls on the open session, opening one when needed.
+    async fn peer(&self) -> Result<rmcp::Peer<RoleClient>, CallError> {
+        let mut guard = self.session.lock().await;
+        if let Some(session) = guard.as_ref()
+            && !session.is_closed()
+        {
+            return Ok(session.peer().clone());
+        }
+        let session = self.connect().await?;
+        let peer = session.peer().clone();
+        *guard = Some(session);
+        Ok(peer)
+    }
+
+    async fn reset(&self) {
+        if let Some(session) = self.session.lock().await.take() {
+            tokio::spawn(async move {
+                let _ = session.cancel().await;
+            });
+        }
+    }
+
+    async fn connect(&self) -> Result<Session, CallError> {
+        let fail = |what: &str, e: &dyn std::error::Error| {
+            CallError::Transport(format!(
+                "MCP server `{}`: {what}: {}",
+                self.name,
+                crate::llm::error_chain(e)
+            ))
+        };
+        match (&self.config.command, &self.config.url) {
+            (Some(command), _) => {
+                let mut cmd = tokio::process::Command::new(command);
+                cmd.args(&self.config.args)
+                    .envs(&self.config.env)
+                    .kill_on_drop(true);
+                let transport = TokioChildProcess::builder(cmd)
+                    .stderr(std::process::Stdio::inherit())
+                    .spawn()
+                    .map(|(t, _)| t)
+                    .map_err(|e| fail(&format!("cannot start `{command}`"), &e))?;
+                ().serve(transport)
+                    .await
+                    .map_err(|e| fail("initialization failed", &e))
+            }
+            (None, Some(url)) => {
+                let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+                ().serve(transport)
+                    .await
+                    .map_err(|e| fail(&format!("cannot connect to {url}"), &e))
+            }
+            (None, None) => Err(CallError::Transport(format!(
+                "MCP server `{}` has neither `command` nor `url`",
+                self.name
+            ))),
+        }
+    }
+}
+
+/// The verdict in a tool result: structured content first, else the first
+/// text item holding JSON; a tool error is a failed call.
+fn read_verdict(result: &CallToolResult) -> Result<AsyncOutcome, CallError> {
+    let text: Vec<&str> = result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect();
+    if result.is_error == Some(true) {
+        let message = text.first().copied().unwrap_or("no message");
+        return Err(CallError::Service(format!(
+            "the guardrail tool returned an error: {}",
+            crate::llm::truncate(message, 300)
+        )));
+    }
+    if let Some(v) = &result.structured_content
+        && v.is_object()
+    {
+        return Ok(verdict_of(v));
+    }
+    for t in &text {
+        if let Ok(outcome) = parse_verdict(t) {
+            return Ok(outcome);
+        }
+    }
+    Err(CallError::Unparsable(
+        "the tool result holds no verdict object".to_owned(),
+    ))
+}
