@@ -357,10 +357,7 @@ impl ServiceConfig {
             if !is_http_url(&llm.base_url) {
                 err(
                     "/llm/base_url".into(),
-                    format!(
-                        "`{}` is not an http:// or https:// URL",
-                        llm.base_url
-                    ),
+                    format!("`{}` is not an http:// or https:// URL", llm.base_url),
                 );
             }
             if llm.model.trim().is_empty() {
@@ -422,9 +419,7 @@ impl ServiceConfig {
                     "missing `sha256` (hex SHA-256 of the key) or `env` (a variable holding it)"
                         .into(),
                 ),
-                (Some(h), None)
-                    if h.len() != 64 || !h.bytes().all(|c| c.is_ascii_hexdigit()) =>
-                {
+                (Some(h), None) if h.len() != 64 || !h.bytes().all(|c| c.is_ascii_hexdigit()) => {
                     err(
                         format!("{ptr}/sha256"),
                         "`sha256` must be 64 hex digits".into(),
@@ -604,12 +599,13 @@ limits: { max_body_bytes: 1048576 }
     #[test]
     fn unknown_fields_and_wrong_types_name_their_place() {
         let e = errors("budgets: { request_ms: 10, bogus: 1 }\n");
-        assert_eq!(e[0].0, "/budgets");
+        assert_eq!(e[0].0, "/budgets/bogus");
         assert!(e[0].1.contains("unknown field `bogus`"), "{e:?}");
         let e = errors("llm: { base_url: 'http://x', model: m, timeout_ms: soon }\n");
         assert_eq!(e[0].0, "/llm/timeout_ms");
-        let e = ServiceConfig::from_json_str(r#"{"audit": {"path": "a", "durability": "sometimes"}}"#)
-            .unwrap_err();
+        let e =
+            ServiceConfig::from_json_str(r#"{"audit": {"path": "a", "durability": "sometimes"}}"#)
+                .unwrap_err();
         assert_eq!(e.errors[0].pointer, "/audit/durability");
     }
 

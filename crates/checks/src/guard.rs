@@ -248,8 +248,7 @@ impl Guard {
                 if let Some(t) = llm.timeout() {
                     call_ms = t.as_millis() as u64;
                 }
-                let content =
-                    truncate(&content, self.budgets.moderation_content_bytes).to_owned();
+                let content = truncate(&content, self.budgets.moderation_content_bytes).to_owned();
                 let threshold = *threshold;
                 Box::pin(async move { llm.moderate(categories, threshold, &content).await })
             }
@@ -270,11 +269,7 @@ impl Guard {
             Ok(Ok(outcome)) => (index, outcome),
             Ok(Err(e)) => (index, e.outcome()),
             Err(_) => {
-                let ms = if own <= deadline {
-                    call_ms
-                } else {
-                    budget_ms
-                };
+                let ms = if own <= deadline { call_ms } else { budget_ms };
                 let which = if own <= deadline {
                     "the call's timeout"
                 } else {

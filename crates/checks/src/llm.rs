@@ -164,11 +164,13 @@ impl LlmClient {
                 .and_then(Value::as_str)
                 .map(|m| format!(": {m}"))
                 .unwrap_or_default();
-            return Err(CallError::Service(format!("HTTP {}{detail}", status.as_u16())));
+            return Err(CallError::Service(format!(
+                "HTTP {}{detail}",
+                status.as_u16()
+            )));
         }
-        let json = json.ok_or_else(|| {
-            CallError::Unparsable("the response body is not JSON".to_owned())
-        })?;
+        let json =
+            json.ok_or_else(|| CallError::Unparsable("the response body is not JSON".to_owned()))?;
         json.pointer("/choices/0/message/content")
             .and_then(Value::as_str)
             .map(str::to_owned)
@@ -286,7 +288,10 @@ fn parse_scores(
         Ok(AsyncOutcome::Pass)
     } else {
         Ok(AsyncOutcome::Hit {
-            reason: Some(format!("scored {} (threshold {threshold})", over.join(", "))),
+            reason: Some(format!(
+                "scored {} (threshold {threshold})",
+                over.join(", ")
+            )),
         })
     }
 }
@@ -328,8 +333,14 @@ mod tests {
                 reason: Some("r".into())
             })
         );
-        assert_eq!(parse_verdict(r#"{"verdict":"allow"}"#), Ok(AsyncOutcome::Pass));
-        assert_eq!(parse_verdict(r#"{"verdict":"maybe"}"#), Ok(AsyncOutcome::Pass));
+        assert_eq!(
+            parse_verdict(r#"{"verdict":"allow"}"#),
+            Ok(AsyncOutcome::Pass)
+        );
+        assert_eq!(
+            parse_verdict(r#"{"verdict":"maybe"}"#),
+            Ok(AsyncOutcome::Pass)
+        );
         assert!(matches!(
             parse_verdict("I cannot answer"),
             Err(CallError::Unparsable(_))

@@ -11,10 +11,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use palisade_engine::AsyncOutcome;
+use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::common::client_side_sse::NeverRetry;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::ServiceExt;
 use serde_json::{Map, Value};
 use tokio::sync::Mutex;
 
@@ -150,7 +152,13 @@ impl McpServer {
                     .map_err(|e| fail("initialization failed", &e))
             }
             (None, Some(url)) => {
-                let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+                crate::install_crypto_provider();
+                let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+                // A server gone mid-call fails the call at once instead of
+                // being retried until the budget runs out; the next call
+                // opens a new session.
+                config.retry_config = Arc::new(NeverRetry::default());
+                let transport = StreamableHttpClientTransport::from_config(config);
                 ().serve(transport)
                     .await
                     .map_err(|e| fail(&format!("cannot connect to {url}"), &e))
