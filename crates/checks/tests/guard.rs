@@ -477,3 +477,47 @@ async fn an_http_server_that_exits_mid_call_fails_the_call() {
         "the failure is seen as such, not waited out: {m}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_key_comes_from_the_named_environment_variable() {
+    let server = LlmServer::start_with_key(Behavior::Judge, "sk-test-123");
+    // The environment is not changed here (`set_var` needs `unsafe`): a
+    // variable that is not set is an error, one that is set is sent.
+    let config = format!(
+        "llm: {{ base_url: '{}', model: m, api_key_env: PALISADE_TEST_UNSET_KEY_VAR }}\n",
+        server.url()
+    );
+    let engine = Engine::from_yaml_str(JUDGE_POLICY).unwrap();
+    let err = Guard::new(engine, &ServiceConfig::from_yaml_str(&config).unwrap()).unwrap_err();
+    assert!(
+        err.contains("`PALISADE_TEST_UNSET_KEY_VAR` (llm.api_key_env) is not set"),
+        "{err}"
+    );
+    // `PATH` is always set: its value is sent as the bearer token, which the
+    // server refuses (401) — so the key really is sent from the variable.
+    let config = format!(
+        "llm: {{ base_url: '{}', model: m, api_key_env: PATH }}\n",
+        server.url()
+    );
+    let d = guard(JUDGE_POLICY, &config)
+        .check(&CheckRequest::input("hello"))
+        .await
+        .unwrap();
+    let m = fail_open_message(&d, "judge");
+    assert!(m.contains("HTTP 401"), "{m}");
+    assert_eq!(server.requests(), 1);
+
+    // Cargo sets `CARGO_PKG_NAME` for the tests it runs: with the server
+    // expecting that value, the judge answers.
+    let key = std::env::var("CARGO_PKG_NAME").expect("run by cargo");
+    let server = LlmServer::start_with_key(Behavior::Judge, &key);
+    let config = format!(
+        "llm: {{ base_url: '{}', model: m, api_key_env: CARGO_PKG_NAME }}\n",
+        server.url()
+    );
+    let d = guard(JUDGE_POLICY, &config)
+        .check(&CheckRequest::input("BLOCKME"))
+        .await
+        .unwrap();
+    assert_eq!(ids(&d.violations), ["judge"], "{d:#?}");
+}
