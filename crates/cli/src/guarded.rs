@@ -23,12 +23,11 @@ use crate::jsonl::error_decision;
 const IN_FLIGHT: usize = 64;
 
 pub(crate) fn run(args: &CheckArgs, config_path: &Path) -> anyhow::Result<u8> {
-    let config = ServiceConfig::from_path(config_path).map_err(|errors| {
-        match errors.errors.as_slice() {
+    let config =
+        ServiceConfig::from_path(config_path).map_err(|errors| match errors.errors.as_slice() {
             [only] if only.pointer.is_empty() => anyhow::anyhow!("{}", only.message),
             _ => anyhow::anyhow!("{}: {errors}", config_path.display()),
-        }
-    })?;
+        })?;
     let policy = args.policy.clone().or_else(|| config.policy.clone());
     let engine = load_policy(policy.as_deref())?;
     if args.jsonl && flag_request(args)?.is_some() {

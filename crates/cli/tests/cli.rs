@@ -1282,7 +1282,8 @@ mod config_and_audit {
         let (dir, config) = setup("config_audit");
         let lines = [
             json!({"requestId": "r1", "content": "hello"}).to_string(),
-            json!({"requestId": "r2", "tool": {"name": "sql", "arguments": {"q": "DROP TABLE t"}}}).to_string(),
+            json!({"requestId": "r2", "tool": {"name": "sql", "arguments": {"q": "DROP TABLE t"}}})
+                .to_string(),
             "not json".to_owned(),
             json!({"requestId": "r4", "action": {"description": "deploy"}}).to_string(),
         ];
@@ -1305,7 +1306,11 @@ mod config_and_audit {
 
         let log = dir.path().join("audit.jsonl");
         let text = std::fs::read_to_string(&log).unwrap();
-        assert_eq!(text.lines().count(), 3, "one record per decided request:\n{text}");
+        assert_eq!(
+            text.lines().count(),
+            3,
+            "one record per decided request:\n{text}"
+        );
         for id in ["r1", "r2", "r4"] {
             assert!(text.contains(&format!("\"requestId\":\"{id}\"")), "{text}");
         }
@@ -1313,7 +1318,11 @@ mod config_and_audit {
 
         let run = palisade(&["audit", "verify", arg(&log)]).run();
         run.code(0);
-        assert!(run.stdout_text().starts_with("ok: 3 records, last hash "), "{}", run.stdout_text());
+        assert!(
+            run.stdout_text().starts_with("ok: 3 records, last hash "),
+            "{}",
+            run.stdout_text()
+        );
 
         // Swap two lines: verify names the first bad line.
         let mut v: Vec<&str> = text.lines().collect();
@@ -1330,7 +1339,16 @@ mod config_and_audit {
     #[test]
     fn one_request_with_a_config() {
         let (_dir, config) = setup("config_one");
-        let run = palisade(&["check", "--config", arg(&config), "--stage", "input", "--content", "hi"]).run();
+        let run = palisade(&[
+            "check",
+            "--config",
+            arg(&config),
+            "--stage",
+            "input",
+            "--content",
+            "hi",
+        ])
+        .run();
         run.code(0);
         let d = run.decision();
         assert_eq!(d["warnings"][0]["checkId"], "judge");
@@ -1349,7 +1367,14 @@ mod config_and_audit {
         assert!(run.stderr.contains("/llm/base_url"), "{}", run.stderr);
         assert!(run.stderr.contains("/budgets/call_ms"), "{}", run.stderr);
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-        let run = palisade(&["check", "--config", "/nonexistent/palisade.yaml", "--content", "hi"]).run();
+        let run = palisade(&[
+            "check",
+            "--config",
+            "/nonexistent/palisade.yaml",
+            "--content",
+            "hi",
+        ])
+        .run();
         run.code(2);
         run.one_line_error(&["cannot read config file"]);
     }
