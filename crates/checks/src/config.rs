@@ -337,6 +337,17 @@ impl ServiceConfig {
         if let Some(a) = &mut self.audit {
             fix(&mut a.path);
         }
+        // A command given as a path (`./guard`, `bin/guard`) is relative to
+        // the config too; a bare name is looked up on `PATH`.
+        for server in self.mcp_servers.values_mut() {
+            if let Some(c) = &mut server.command
+                && c.contains('/')
+            {
+                let mut p = PathBuf::from(&*c);
+                fix(&mut p);
+                *c = p.to_string_lossy().into_owned();
+            }
+        }
     }
 
     /// Checks what the types cannot say, collecting every problem.
@@ -525,8 +536,31 @@ fn shape_error<E: fmt::Display>(e: &serde_path_to_error::Error<E>) -> ConfigErro
             Segment::Unknown => {}
         }
     }
-    let message = e.inner().to_string();
-    // serde_yaml_ng and serde_json append the position; keep it, it helps.
+    let mut message = e.inner().to_string();
+    // serde_yaml_ng starts with the path it already gave.
+    if let Some((head, rest)) = message.split_once(": ")
+        && !head.contains(' ')
+        && head.contains(['.', '['])
+    {
+        message = rest.to_owned();
+    }
+    // Speak of the config, not of the types that read it.
+    for (from, to) in [
+        ("struct ServiceConfig", "a mapping of config sections"),
+        ("u64", "a whole number"),
+        ("u32", "a whole number"),
+        ("usize", "a whole number"),
+        ("f64", "a number"),
+    ] {
+        message = message.replace(from, to);
+    }
+    if let Some(i) = message.find("expected struct ") {
+        let start = i + "expected ".len();
+        let end = message[i + 16..]
+            .find(|c: char| !c.is_alphanumeric())
+            .map_or(message.len(), |j| i + 16 + j);
+        message.replace_range(start..end, "a mapping");
+    }
     ConfigErrors::one(pointer, message)
 }
 

@@ -272,7 +272,15 @@ fn parse_scores(
         .and_then(|v| v.get("scores").cloned())
         .and_then(|s| s.as_object().cloned())
         .ok_or_else(|| CallError::Unparsable("no `scores` object in the reply".to_owned()))?;
-    let wanted = |c: &str| categories.is_empty() || categories.iter().any(|x| x == c);
+    // No categories named: the six of the policy format, never others a
+    // service may add.
+    let wanted = |c: &str| {
+        if categories.is_empty() {
+            palisade_engine::policy::MODERATION_CATEGORIES.contains(&c)
+        } else {
+            categories.iter().any(|x| x == c)
+        }
+    };
     let mut over: Vec<String> = Vec::new();
     for (category, score) in &scores {
         if !wanted(category) {

@@ -521,3 +521,21 @@ async fn the_api_key_comes_from_the_named_environment_variable() {
         .unwrap();
     assert_eq!(ids(&d.violations), ["judge"], "{d:#?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fail_closed_check_over_the_cap_blocks() {
+    let server = LlmServer::start(Behavior::Judge);
+    // Four fail-open judges take the four calls; the fifth must not be
+    // skipped quietly when it fails closed.
+    let policy = "checks:\n".to_owned()
+        + &(0..4)
+            .map(|i| format!("  - {{ id: j{i}, stage: input, type: llm_judge, prompt: p }}\n"))
+            .collect::<String>()
+        + "  - { id: strict, stage: input, type: llm_judge, prompt: p, on_error: block }\n";
+    let d = guard(&policy, &llm_config(&server.url(), ""))
+        .check(&CheckRequest::input("hello"))
+        .await
+        .unwrap();
+    assert_eq!(server.requests(), 4);
+    assert_failed_closed(&d, "strict", "was not run and fails closed");
+}

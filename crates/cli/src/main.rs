@@ -4,6 +4,7 @@ mod audit;
 mod check;
 mod guarded;
 mod jsonl;
+mod serve;
 mod validate;
 
 use std::path::PathBuf;
@@ -21,6 +22,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Serve the guardrails service over HTTP (default 127.0.0.1:8700).
+    Serve(ServeArgs),
+    /// Answer JSON-lines requests on stdin with decisions on stdout (pi's event protocol).
+    Events(ServiceArgs),
     /// Evaluate one request, or a JSON-lines batch, against a policy.
     Check(CheckArgs),
     /// Validate policy files; print every error with its JSON pointer.
@@ -56,6 +61,30 @@ enum PolicyCommand {
     Default,
 }
 
+/// The policy and service config of a long-running command.
+#[derive(Args, Debug)]
+pub(crate) struct ServiceArgs {
+    /// The policy file; else the config's `policy`, else the embedded default policy.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) policy: Option<PathBuf>,
+    /// The service config (`.json`, `.yaml`, `.yml`).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+}
+
+/// Arguments of `palisade serve`.
+#[derive(Args, Debug)]
+pub(crate) struct ServeArgs {
+    #[command(flatten)]
+    pub(crate) service: ServiceArgs,
+    /// Address to listen on; else the config's `listen`, else 127.0.0.1:8700.
+    #[arg(long, value_name = "ADDR")]
+    pub(crate) listen: Option<String>,
+    /// Allow listening on a non-loopback address without API keys.
+    #[arg(long)]
+    pub(crate) insecure_no_auth: bool,
+}
+
 /// Arguments of `palisade check`.
 #[derive(Args, Debug)]
 pub(crate) struct CheckArgs {
@@ -75,7 +104,8 @@ pub(crate) struct CheckArgs {
     /// Print counts and the time spent parsing, evaluating and writing to stderr.
     #[arg(long)]
     pub(crate) stats: bool,
-    /// Worker threads for --jsonl (default: the number of CPUs).
+    /// Worker threads for --jsonl (default: the number of CPUs); with --config,
+    /// the async runtime's threads (default 2).
     #[arg(long, value_name = "N")]
     pub(crate) threads: Option<usize>,
     /// Build the request from flags: its stage.
@@ -105,6 +135,8 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Serve(args) => serve::serve(&args),
+        Command::Events(args) => serve::events(&args),
         Command::Check(args) => check::run(&args),
         Command::Validate { files } => validate::run(&files),
         Command::Policy {

@@ -1036,7 +1036,7 @@ mod validate {
             "/mode",
             "/checks/1/patterns/0",
             "/checks/2/stage",
-            "/checks/3/type",
+            "/checks/3/stage",
             "/checks/4/stage",
         ];
         assert_eq!(
@@ -1055,7 +1055,7 @@ mod validate {
             assert!(!message.is_empty(), "{line}");
         }
         assert!(lines[0].contains("strict"), "{}", lines[0]);
-        assert!(lines[3].contains("moderation"), "{}", lines[3]);
+        assert!(lines[3].contains("llm_judge"), "{}", lines[3]);
     }
 
     #[test]
@@ -1377,5 +1377,137 @@ mod config_and_audit {
         .run();
         run.code(2);
         run.one_line_error(&["cannot read config file"]);
+    }
+}
+
+/// `palisade serve` and `palisade events` as child processes.
+mod service {
+    use super::*;
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
+    use std::process::{Child, Command, Stdio};
+
+    /// `palisade serve ARGS --listen 127.0.0.1:0`, and the address it printed.
+    fn serve(args: &[&str]) -> (Child, String) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_palisade"))
+            .arg("serve")
+            .args(args)
+            .args(["--listen", "127.0.0.1:0"])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("palisade listening on http://")
+            .unwrap_or_else(|| panic!("where it listens: {line:?}"))
+            .to_owned();
+        (child, addr)
+    }
+
+    /// One HTTP/1.1 request; the status and the body.
+    fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut s = TcpStream::connect(addr).unwrap();
+        write!(
+            s,
+            "{method} {path} HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        s.read_to_string(&mut response).unwrap();
+        let status = response[9..12].parse().unwrap();
+        let body = response
+            .split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_owned())
+            .unwrap_or_default();
+        (status, body)
+    }
+
+    fn terminate(child: &mut Child) -> i32 {
+        let pid = child.id().to_string();
+        let ok = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(ok.success());
+        child.wait().unwrap().code().expect("exited, not killed")
+    }
+
+    #[test]
+    fn serve_answers_checks_and_stops_cleanly_on_sigterm() {
+        let dir = TempDir::new("serve_sigterm");
+        let config = dir.write("svc.yaml", "audit: { path: audit.jsonl }\n");
+        let (mut child, addr) = serve(&["--config", arg(&config)]);
+        let (status, body) = http(&addr, "GET", "/health", "");
+        assert_eq!((status, body.as_str()), (200, r#"{"status":"ok"}"#));
+        let mut receipts = Vec::new();
+        for i in 0..20 {
+            let req = json!({"requestId": format!("r{i}"), "tool": {"name": "bash", "arguments": {"command": "ls"}}});
+            let (status, body) = http(&addr, "POST", "/v1/check", &req.to_string());
+            assert_eq!(status, 200, "{body}");
+            let d: Value = serde_json::from_str(&body).unwrap();
+            assert_eq!(d["decision"], "allow");
+            receipts.push(d["receiptId"].as_str().unwrap().to_owned());
+        }
+        let (status, body) = http(&addr, "POST", "/v1/check", "{\"tool\": {\"name\": 1}}");
+        assert_eq!(status, 400);
+        assert!(body.contains("/tool/name"), "{body}");
+        let (status, _) = http(&addr, "GET", "/v1/check", "");
+        assert_eq!(status, 405);
+
+        assert_eq!(terminate(&mut child), 0);
+        let log = dir.path().join("audit.jsonl");
+        let text = std::fs::read_to_string(&log).unwrap();
+        for r in &receipts {
+            assert!(
+                text.contains(r.as_str()),
+                "every answered request is in the log"
+            );
+        }
+        palisade(&["audit", "verify", arg(&log)]).run().code(0);
+    }
+
+    #[test]
+    fn serve_refuses_a_public_address_without_keys() {
+        let run = palisade(&["serve", "--listen", "0.0.0.0:0"]).run();
+        run.code(2);
+        run.one_line_error(&[
+            "refusing to listen on 0.0.0.0:0 without API keys",
+            "--insecure-no-auth",
+        ]);
+    }
+
+    #[test]
+    fn events_answers_each_line() {
+        let input = [
+            json!({"event": "guardrails:check", "data": {"requestId": "e1", "tool": {"name": "bash", "arguments": {"command": "rm -rf /"}}}}).to_string(),
+            "nonsense".to_owned(),
+            json!({"requestId": "e3", "content": "hello"}).to_string(),
+        ]
+        .join("\n")
+            + "\n";
+        let run = palisade(&["events"]).stdin(input).run();
+        run.code(0);
+        let answers = run.decisions();
+        assert_eq!(answers.len(), 3);
+        let find = |id: &str| {
+            answers
+                .iter()
+                .find(|a| a["data"]["requestId"] == id)
+                .unwrap_or_else(|| panic!("{id}: {answers:#?}"))
+        };
+        assert_eq!(find("e1")["data"]["decision"], "block");
+        assert_eq!(find("e3")["data"]["decision"], "allow");
+        assert_eq!(
+            answers
+                .iter()
+                .filter(|a| a["data"]["decision"] == "error")
+                .count(),
+            1
+        );
+        assert!(answers.iter().all(|a| a["event"] == "guardrails:decision"));
     }
 }

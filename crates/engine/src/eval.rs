@@ -204,17 +204,21 @@ fn async_finding(
                 message,
             ))
         }
-        AsyncOutcome::Failed { cause } => {
+        AsyncOutcome::Failed { cause } | AsyncOutcome::Skipped { cause } => {
+            // A check that could not answer — or was not called at all —
+            // fails closed when its `on_error` says so (advisory mode turns
+            // that block into `log`), else open.
             let closed = check.on_error == crate::policy::OnError::Block;
             let action = match mode {
+                _ if !closed => FindingAction::FailOpen,
                 palisade_protocol::Mode::Advisory => FindingAction::Log,
-                _ if closed => FindingAction::Block,
-                _ => FindingAction::FailOpen,
+                _ => FindingAction::Block,
             };
-            let how = if closed {
-                "failed closed"
-            } else {
-                "failed open"
+            let how = match (outcome, closed) {
+                (AsyncOutcome::Skipped { .. }, true) => "was not run and fails closed",
+                (AsyncOutcome::Skipped { .. }, false) => "was not run",
+                (_, true) => "failed closed",
+                (_, false) => "failed open",
             };
             Some(finding(
                 action,
@@ -222,11 +226,6 @@ fn async_finding(
                 format!("check '{}' {how}: {cause}", check.id),
             ))
         }
-        AsyncOutcome::Skipped { cause } => Some(finding(
-            FindingAction::FailOpen,
-            format!("guardrail.{}", check.kind.type_name()),
-            format!("check '{}' was not run: {cause}", check.id),
-        )),
     }
 }
 
@@ -671,7 +670,11 @@ pub(crate) fn build(
                 continue;
             };
             if let Some(finding) = async_finding(check, outcome, mode, interactive) {
-                if matches!(outcome, AsyncOutcome::Failed { .. }) && finding.action.is_violation() {
+                if matches!(
+                    outcome,
+                    AsyncOutcome::Failed { .. } | AsyncOutcome::Skipped { .. }
+                ) && finding.action.is_violation()
+                {
                     failed_closed.push(finding.check_id.clone());
                 }
                 if finding.action.is_violation() {

@@ -1,0 +1,154 @@
+//! `palisade serve` and `palisade events`: the long-running commands.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use palisade_checks::ServiceConfig;
+use palisade_transport::{DEFAULT_TENANT, Service};
+
+use crate::{ServeArgs, ServiceArgs};
+
+/// The address `serve` listens on when neither `--listen` nor the config
+/// says otherwise.
+const DEFAULT_LISTEN: &str = "127.0.0.1:8700";
+
+fn load_config(path: Option<&Path>) -> anyhow::Result<ServiceConfig> {
+    let Some(path) = path else {
+        return Ok(ServiceConfig::default());
+    };
+    ServiceConfig::from_path(path).map_err(|errors| match errors.errors.as_slice() {
+        [only] if only.pointer.is_empty() => anyhow::anyhow!("{}", only.message),
+        _ => anyhow::anyhow!("{}: {errors}", path.display()),
+    })
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
+/// Logs to stderr, filtered by `RUST_LOG` (default: `info`).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_target(false)
+        .try_init();
+}
+
+async fn start(args: &ServiceArgs, config: ServiceConfig) -> anyhow::Result<Arc<Service>> {
+    Service::start(config, args.policy.clone())
+        .await
+        .map(Arc::new)
+        .map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
+    init_logging();
+    let config = load_config(args.service.config.as_deref())?;
+    let listen = args
+        .listen
+        .clone()
+        .or_else(|| config.listen.clone())
+        .unwrap_or_else(|| DEFAULT_LISTEN.to_owned());
+    let addr: SocketAddr = listen.parse().with_context(|| {
+        format!("--listen: `{listen}` is not an address and port such as {DEFAULT_LISTEN}")
+    })?;
+    runtime()?.block_on(async {
+        let service = start(&args.service, config).await?;
+        if !service.requires_keys() && !addr.ip().is_loopback() && !args.insecure_no_auth {
+            bail!(
+                "refusing to listen on {addr} without API keys: configure `keys` in the service config, \
+                 or pass --insecure-no-auth to serve anyone who can reach this address"
+            );
+        }
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let bound = listener.local_addr().context("cannot read the bound address")?;
+        let policy = match (&args.service.policy, &service.config().policy) {
+            (Some(p), _) | (None, Some(p)) => p.display().to_string(),
+            (None, None) => "the embedded default policy".to_owned(),
+        };
+        // The one line on stdout: where the service listens.
+        println!("palisade listening on http://{bound}");
+        tracing::info!(
+            "serving {policy} for tenant `{DEFAULT_TENANT}`{}; audit log: {}",
+            if service.config().tenants.is_empty() { String::new() } else { format!(" and {} more tenant(s)", service.config().tenants.len()) },
+            service.config().audit.as_ref().map_or("off".to_owned(), |a| a.path.display().to_string())
+        );
+        spawn_reload_on_hangup(service.clone());
+        palisade_transport::serve_http(service, listener, shutdown_signal())
+            .await
+            .context("the HTTP service failed")?;
+        tracing::info!("stopped");
+        Ok(0)
+    })
+}
+
+pub(crate) fn events(args: &ServiceArgs) -> anyhow::Result<u8> {
+    init_logging();
+    let config = load_config(args.config.as_deref())?;
+    runtime()?.block_on(async {
+        let service = start(args, config).await?;
+        let caller = service
+            .authorize(None, None, palisade_transport::Scope::Check)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let input = tokio::io::BufReader::new(tokio::io::stdin());
+        let result =
+            palisade_transport::events::serve(caller.guard, input, tokio::io::stdout()).await;
+        service
+            .shutdown()
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        result.context("the event stream failed")?;
+        Ok(0)
+    })
+}
+
+/// Completes on SIGTERM or SIGINT.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let term = signal(SignalKind::terminate());
+        let int = signal(SignalKind::interrupt());
+        if let (Ok(mut term), Ok(mut int)) = (term, int) {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+            tracing::info!("shutting down: finishing requests in flight");
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Reloads the policies on SIGHUP (an invalid one keeps the old ones).
+fn spawn_reload_on_hangup(service: Arc<Service>) {
+    #[cfg(unix)]
+    tokio::spawn(async move {
+        use tokio::signal::unix::{SignalKind, signal};
+        let Ok(mut hup) = signal(SignalKind::hangup()) else {
+            return;
+        };
+        while hup.recv().await.is_some() {
+            match service.reload() {
+                Ok(n) => tracing::info!("reloaded {n} policies"),
+                Err(errors) => {
+                    for e in errors {
+                        tracing::error!("reload refused, the running policies are kept: {e}");
+                    }
+                }
+            }
+        }
+    });
+}

@@ -1,0 +1,175 @@
+//! The HTTP service (SPEC §6): `POST /v1/check`, `POST /v1/admin/reload`,
+//! `GET /health` and `/healthz`.
+//!
+//! Every error is JSON, `{"error": {"code": "...", "message": "..."}}`: 400
+//! for a bad request (naming the field), 401/403 for authentication, 404 for
+//! an unknown path, 405 for a wrong method, 413 for a body over the limit,
+//! 503 when the decision's audit record could not be written (the decision
+//! is then not answered).
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use palisade_checks::GuardError;
+use palisade_engine::parse_request;
+use serde_json::json;
+
+use crate::service::{AuthError, Caller, Scope, Service};
+
+/// The service's routes.
+pub fn router(service: Arc<Service>) -> Router {
+    let limit = service.config().limits.max_body_bytes;
+    Router::new()
+        .route("/v1/check", post(check))
+        .route("/v1/admin/reload", post(reload))
+        .route("/health", get(health))
+        .route("/healthz", get(health))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(limit))
+        .with_state(service)
+}
+
+/// A JSON error response.
+pub fn error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+    let body = json!({"error": {"code": code, "message": message.into()}});
+    (status, axum::Json(body)).into_response()
+}
+
+fn auth_error(e: &AuthError) -> Response {
+    let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::FORBIDDEN);
+    let code = match e {
+        AuthError::Missing | AuthError::Unknown => "unauthorized",
+        _ => "forbidden",
+    };
+    let mut response = error(status, code, e.to_string());
+    if status == StatusCode::UNAUTHORIZED {
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            header::HeaderValue::from_static("Bearer"),
+        );
+    }
+    response
+}
+
+/// The key a request carries: `X-API-Key`, else `Authorization: Bearer`.
+fn api_key(headers: &HeaderMap) -> Option<&str> {
+    if let Some(k) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
+        return Some(k.trim());
+    }
+    let auth = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = auth.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+fn authorize(
+    service: &Service,
+    headers: &HeaderMap,
+    scope: Scope,
+) -> Result<Caller, Box<Response>> {
+    let tenant = headers.get("x-tenant-id").and_then(|v| v.to_str().ok());
+    service
+        .authorize(api_key(headers), tenant, scope)
+        .map_err(|e| Box::new(auth_error(&e)))
+}
+
+/// The body, or the error response of a body that could not be read (413
+/// over the limit).
+fn body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, Box<Response>> {
+    body.map_err(|rejection| {
+        let status = rejection.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            error(
+                status,
+                "payload_too_large",
+                "the request body is over the service's limit (limits.max_body_bytes)",
+            )
+        } else {
+            error(status, "bad_request", rejection.body_text())
+        }
+    })
+    .map_err(Box::new)
+}
+
+async fn check(
+    State(service): State<Arc<Service>>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    let caller = match authorize(&service, &headers, Scope::Check) {
+        Ok(c) => c,
+        Err(r) => return *r,
+    };
+    let raw = match body(raw) {
+        Ok(b) => b,
+        Err(r) => return *r,
+    };
+    let Ok(text) = std::str::from_utf8(&raw) else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            "the body is not UTF-8",
+        );
+    };
+    let request = match parse_request(text) {
+        Ok(r) => r,
+        Err(e) => return error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string()),
+    };
+    match caller.guard.check_for(Some(&caller.tenant), &request).await {
+        Ok(decision) => (StatusCode::OK, axum::Json(decision)).into_response(),
+        Err(GuardError::Request(e)) => {
+            error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string())
+        }
+        Err(e) => {
+            tracing::error!("{e}");
+            error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "audit_unavailable",
+                e.to_string(),
+            )
+        }
+    }
+}
+
+async fn reload(State(service): State<Arc<Service>>, headers: HeaderMap) -> Response {
+    if let Err(r) = authorize(&service, &headers, Scope::Admin) {
+        return *r;
+    }
+    match service.reload() {
+        Ok(n) => (
+            StatusCode::OK,
+            axum::Json(json!({"reloaded": true, "tenants": n})),
+        )
+            .into_response(),
+        Err(errors) => {
+            let body = json!({"error": {
+                "code": "invalid_policy",
+                "message": "a policy is invalid; the running policies are kept",
+                "details": errors,
+            }});
+            (StatusCode::UNPROCESSABLE_ENTITY, axum::Json(body)).into_response()
+        }
+    }
+}
+
+async fn health() -> Response {
+    axum::Json(json!({"status": "ok"})).into_response()
+}
+
+async fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "not_found", "no such endpoint")
+}
+
+async fn method_not_allowed() -> Response {
+    error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this endpoint does not take that method",
+    )
+}

@@ -1,0 +1,49 @@
+//! Palisade's service: the transports that put a [`palisade_checks::Guard`]
+//! on the wires agent runtimes speak.
+//!
+//! - [`http`] (feature `http`): `POST /v1/check` (a v1 CheckRequest in, a
+//!   Decision out), `POST /v1/admin/reload`, `GET /health`, `GET /healthz`,
+//!   with API keys, tenants, a body-size limit and JSON errors;
+//! - [`events`] (feature `events`): the JSON-lines event stream of
+//!   `palisade events`.
+//!
+//! [`Service`] holds what every transport shares: a guard per tenant (its
+//! policy, services and the audit log), the API keys, and reloading.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! use palisade_checks::ServiceConfig;
+//! use palisade_transport::Service;
+//!
+//! // The embedded default policy, no keys, no audit log.
+//! let service = Arc::new(Service::start(ServiceConfig::default(), None).await?);
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8700").await?;
+//! palisade_transport::serve_http(service, listener, async {
+//!     let _ = tokio::signal::ctrl_c().await;
+//! })
+//! .await?;
+//! # Ok(()) }
+//! ```
+
+#[cfg(feature = "events")]
+pub mod events;
+#[cfg(feature = "http")]
+pub mod http;
+pub mod service;
+
+pub use service::{AuthError, Caller, DEFAULT_TENANT, Scope, Service, StartError};
+
+/// Serves HTTP on `listener` until `shutdown` completes, then finishes the
+/// requests in flight, flushes the audit log and stops the MCP servers.
+#[cfg(feature = "http")]
+pub async fn serve_http(
+    service: std::sync::Arc<Service>,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, http::router(service.clone()))
+        .with_graceful_shutdown(shutdown)
+        .await?;
+    service.shutdown().await.map_err(std::io::Error::other)
+}

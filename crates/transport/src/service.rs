@@ -1,0 +1,327 @@
+//! The service's state: a [`Guard`] per tenant, the API keys, the shared
+//! audit log — everything a transport needs to answer a request.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use palisade_checks::audit::{AuditSink, JsonlAudit};
+use palisade_checks::{Guard, ServiceConfig};
+use palisade_engine::Engine;
+use sha2::{Digest, Sha256};
+
+/// The tenant of requests that name none (and of a policy given on the
+/// command line).
+pub const DEFAULT_TENANT: &str = "default";
+
+/// What a key may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Scope {
+    /// `guardrails:check`: ask for decisions.
+    Check,
+    /// `guardrails:admin`: reload policies.
+    Admin,
+}
+
+impl Scope {
+    /// The scope's name in the config.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Check => "guardrails:check",
+            Scope::Admin => "guardrails:admin",
+        }
+    }
+}
+
+/// Why a request is not let in.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AuthError {
+    /// No key was sent (401).
+    #[error("missing API key: send it in `X-API-Key` or `Authorization: Bearer`")]
+    Missing,
+    /// The key is not one of the service's (401).
+    #[error("unknown API key")]
+    Unknown,
+    /// The key lacks the scope (403).
+    #[error("the API key `{key}` does not have the scope `{scope}`")]
+    Scope {
+        /// The key's id.
+        key: String,
+        /// The scope needed.
+        scope: &'static str,
+    },
+    /// The key belongs to another tenant than the one asked for (403).
+    #[error("the API key `{key}` belongs to tenant `{own}`, not `{asked}`")]
+    Tenant {
+        /// The key's id.
+        key: String,
+        /// The key's tenant.
+        own: String,
+        /// The tenant the request named.
+        asked: String,
+    },
+    /// The request names a tenant the service does not have (403).
+    #[error("unknown tenant `{0}`")]
+    NoTenant(String),
+}
+
+impl AuthError {
+    /// The HTTP status the error means.
+    pub fn status(&self) -> u16 {
+        match self {
+            AuthError::Missing | AuthError::Unknown => 401,
+            _ => 403,
+        }
+    }
+}
+
+/// A caller let in: its tenant's guard.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    /// The tenant.
+    pub tenant: String,
+    /// The key's id, when keys are configured.
+    pub key: Option<String>,
+    /// The tenant's guard (its current policy).
+    pub guard: Arc<Guard>,
+}
+
+#[derive(Debug)]
+struct Key {
+    id: String,
+    digest: [u8; 32],
+    tenant: String,
+    scopes: Vec<String>,
+}
+
+#[derive(Debug)]
+struct Tenant {
+    policy: Option<PathBuf>,
+    guard: RwLock<Arc<Guard>>,
+}
+
+/// The service: tenants with their guards, keys, audit log.
+#[derive(Debug)]
+pub struct Service {
+    tenants: BTreeMap<String, Tenant>,
+    keys: Vec<Key>,
+    config: ServiceConfig,
+}
+
+/// Why the service could not start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StartError {
+    /// A policy file is missing or invalid (every problem listed).
+    #[error("{0}")]
+    Policy(String),
+    /// A service could not be set up (an environment variable, the audit log).
+    #[error("{0}")]
+    Setup(String),
+}
+
+impl Service {
+    /// Loads every tenant's policy, opens the audit log and reads the keys.
+    /// `policy` (the command line's) overrides the config's default policy;
+    /// without either the default tenant gets the embedded default policy.
+    pub async fn start(config: ServiceConfig, policy: Option<PathBuf>) -> Result<Self, StartError> {
+        let audit: Option<Arc<dyn AuditSink>> = match &config.audit {
+            Some(a) => Some(Arc::new(
+                JsonlAudit::open(&a.path, a.durability)
+                    .await
+                    .map_err(|e| StartError::Setup(e.to_string()))?,
+            )),
+            None => None,
+        };
+        let mut tenants = BTreeMap::new();
+        let default_policy = policy.or_else(|| config.policy.clone());
+        let mut wanted: Vec<(String, Option<PathBuf>)> =
+            vec![(DEFAULT_TENANT.to_owned(), default_policy)];
+        for (name, t) in &config.tenants {
+            if name != DEFAULT_TENANT {
+                wanted.push((name.clone(), Some(t.policy.clone())));
+            } else {
+                wanted[0].1 = Some(t.policy.clone());
+            }
+        }
+        for (name, path) in wanted {
+            let engine = load_engine(path.as_deref()).map_err(StartError::Policy)?;
+            let mut guard = Guard::new(engine, &config).map_err(StartError::Setup)?;
+            if let Some(sink) = &audit {
+                guard = guard.with_audit(sink.clone());
+            }
+            tenants.insert(
+                name,
+                Tenant {
+                    policy: path,
+                    guard: RwLock::new(Arc::new(guard)),
+                },
+            );
+        }
+        let mut keys = Vec::new();
+        for k in &config.keys {
+            let digest = match (&k.sha256, &k.env) {
+                (Some(hex_digest), _) => {
+                    let mut d = [0u8; 32];
+                    hex::decode_to_slice(hex_digest, &mut d)
+                        .map_err(|e| StartError::Setup(format!("key `{}`: sha256: {e}", k.id)))?;
+                    d
+                }
+                (None, Some(var)) => match std::env::var(var) {
+                    Ok(v) if !v.is_empty() => digest(&v),
+                    _ => {
+                        return Err(StartError::Setup(format!(
+                            "key `{}`: the environment variable `{var}` is not set",
+                            k.id
+                        )));
+                    }
+                },
+                (None, None) => {
+                    return Err(StartError::Setup(format!("key `{}` has no secret", k.id)));
+                }
+            };
+            keys.push(Key {
+                id: k.id.clone(),
+                digest,
+                tenant: k.tenant.clone(),
+                scopes: k.scopes.clone(),
+            });
+        }
+        Ok(Service {
+            tenants,
+            keys,
+            config,
+        })
+    }
+
+    /// The service config.
+    pub fn config(&self) -> &ServiceConfig {
+        &self.config
+    }
+
+    /// Whether callers must send an API key.
+    pub fn requires_keys(&self) -> bool {
+        !self.keys.is_empty()
+    }
+
+    /// Lets a caller in: its key (if keys are configured), the scope needed,
+    /// and the tenant it names (`X-Tenant-ID`), which must be the key's.
+    pub fn authorize(
+        &self,
+        key: Option<&str>,
+        tenant: Option<&str>,
+        scope: Scope,
+    ) -> Result<Caller, AuthError> {
+        let (tenant, key_id) = if self.keys.is_empty() {
+            (tenant.unwrap_or(DEFAULT_TENANT).to_owned(), None)
+        } else {
+            let key = key.filter(|k| !k.is_empty()).ok_or(AuthError::Missing)?;
+            let d = digest(key);
+            // Compare every key's digest in full (no early exit on a byte).
+            let found = self
+                .keys
+                .iter()
+                .find(|k| {
+                    k.digest
+                        .iter()
+                        .zip(d.iter())
+                        .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                        == 0
+                })
+                .ok_or(AuthError::Unknown)?;
+            if !found.scopes.iter().any(|s| s == scope.as_str()) {
+                return Err(AuthError::Scope {
+                    key: found.id.clone(),
+                    scope: scope.as_str(),
+                });
+            }
+            if let Some(asked) = tenant
+                && asked != found.tenant
+            {
+                return Err(AuthError::Tenant {
+                    key: found.id.clone(),
+                    own: found.tenant.clone(),
+                    asked: asked.to_owned(),
+                });
+            }
+            (found.tenant.clone(), Some(found.id.clone()))
+        };
+        let t = self
+            .tenants
+            .get(&tenant)
+            .ok_or_else(|| AuthError::NoTenant(tenant.clone()))?;
+        let guard = t
+            .guard
+            .read()
+            .map(|g| g.clone())
+            .unwrap_or_else(|poisoned| poisoned.into_inner().clone());
+        Ok(Caller {
+            tenant,
+            key: key_id,
+            guard,
+        })
+    }
+
+    /// Re-reads every tenant's policy. All are loaded first; only when every
+    /// one is valid do they replace the running ones (an invalid policy never
+    /// replaces a valid one). The errors name the file and every problem.
+    pub fn reload(&self) -> Result<usize, Vec<String>> {
+        let mut loaded = Vec::new();
+        let mut errors = Vec::new();
+        for (name, t) in &self.tenants {
+            match load_engine(t.policy.as_deref()) {
+                Ok(engine) => loaded.push((name, engine)),
+                Err(e) => errors.push(format!("tenant `{name}`: {e}")),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let n = loaded.len();
+        for (name, engine) in loaded {
+            if let Some(t) = self.tenants.get(name) {
+                let mut slot = t
+                    .guard
+                    .write()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                let next = slot.with_engine(Arc::new(engine));
+                *slot = Arc::new(next);
+            }
+        }
+        Ok(n)
+    }
+
+    /// Flushes the audit log and stops the MCP servers.
+    pub async fn shutdown(&self) -> Result<(), String> {
+        let mut result = Ok(());
+        for t in self.tenants.values() {
+            let guard = t
+                .guard
+                .read()
+                .map(|g| g.clone())
+                .unwrap_or_else(|poisoned| poisoned.into_inner().clone());
+            if let Err(e) = guard.shutdown().await {
+                result = Err(e.to_string());
+            }
+        }
+        result
+    }
+}
+
+/// SHA-256 of a key.
+fn digest(key: &str) -> [u8; 32] {
+    Sha256::digest(key.as_bytes()).into()
+}
+
+/// The policy at `path`, else the embedded default policy.
+fn load_engine(path: Option<&Path>) -> Result<Engine, String> {
+    match path {
+        None => Engine::default_policy().map_err(|e| format!("the embedded default policy: {e}")),
+        Some(p) => Engine::from_path(p).map_err(|errors| match errors.errors.as_slice() {
+            [only] if only.pointer.is_empty() => only.message.clone(),
+            _ => format!("{}: {errors}", p.display()),
+        }),
+    }
+}

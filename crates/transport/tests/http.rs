@@ -1,0 +1,294 @@
+//! The HTTP service over a real socket: a server started in the test on an
+//! ephemeral port, a real HTTP client.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test code"
+)]
+
+use std::path::Path;
+use std::sync::Arc;
+
+use palisade_checks::ServiceConfig;
+use palisade_transport::Service;
+use serde_json::{Value, json};
+
+/// A running service and its base URL; stops when dropped.
+struct Server {
+    url: String,
+    task: tokio::task::JoinHandle<()>,
+    client: reqwest::Client,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+async fn start(config: &str, policy: Option<&Path>) -> Server {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let config = ServiceConfig::from_yaml_str(config).unwrap();
+    let service = Arc::new(
+        Service::start(config, policy.map(Path::to_path_buf))
+            .await
+            .unwrap(),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        palisade_transport::serve_http(service, listener, std::future::pending())
+            .await
+            .unwrap();
+    });
+    Server {
+        url: format!("http://{addr}"),
+        task,
+        client: reqwest::Client::new(),
+    }
+}
+
+impl Server {
+    async fn post(
+        &self,
+        path: &str,
+        body: impl Into<reqwest::Body>,
+        headers: &[(&str, &str)],
+    ) -> (u16, Value) {
+        let mut r = self.client.post(format!("{}{path}", self.url)).body(body);
+        for (k, v) in headers {
+            r = r.header(*k, *v);
+        }
+        let response = r.send().await.unwrap();
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap();
+        let value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+        (status, value)
+    }
+
+    async fn check(&self, body: &Value, headers: &[(&str, &str)]) -> (u16, Value) {
+        self.post("/v1/check", body.to_string(), headers).await
+    }
+}
+
+/// `{"error": {"code", "message"}}` with this code.
+fn assert_error(body: &Value, code: &str) -> String {
+    assert_eq!(body["error"]["code"], code, "{body}");
+    body["error"]["message"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn checks_with_the_embedded_default_policy() {
+    let server = start("", None).await;
+    let (status, d) = server
+        .check(&json!({"requestId": "a1", "stage": "tool_use", "tool": {"name": "bash", "arguments": {"command": "ls -la"}}}), &[])
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(d["decision"], "allow");
+    assert_eq!(d["requestId"], "a1");
+    assert!(d["receiptId"].is_string());
+
+    // A dangerous command asks; without a human it blocks.
+    let (status, d) = server
+        .check(&json!({"tool": {"name": "bash", "arguments": {"command": "echo ok && sudo rm -rf /"}}}), &[])
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(d["decision"], "block", "{d}");
+    assert_eq!(d["violations"][0]["checkId"], "dangerous-commands");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_get_json_errors_with_their_status() {
+    let server = start("limits: { max_body_bytes: 2048 }\n", None).await;
+    let (status, body) = server.post("/v1/check", "{not json", &[]).await;
+    assert_eq!(status, 400);
+    assert_error(&body, "invalid_request");
+    let (status, body) = server.check(&json!({"tool": {"name": 5}}), &[]).await;
+    assert_eq!(status, 400);
+    let m = assert_error(&body, "invalid_request");
+    assert!(m.contains("/tool/name"), "names the field: {m}");
+    let (status, body) = server
+        .check(&json!({"content": "x", "checks": ["nope"]}), &[])
+        .await;
+    assert_eq!(status, 400);
+    assert!(assert_error(&body, "invalid_request").contains("unknown check id `nope`"));
+
+    let big = json!({"content": "x".repeat(4096)});
+    let (status, body) = server.check(&big, &[]).await;
+    assert_eq!(status, 413);
+    assert_error(&body, "payload_too_large");
+
+    let response = server
+        .client
+        .get(format!("{}/v1/check", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 405);
+    let body: Value = response.json().await.unwrap();
+    assert_error(&body, "method_not_allowed");
+
+    let (status, body) = server.post("/v2/nothing", "{}", &[]).await;
+    assert_eq!(status, 404);
+    assert_error(&body, "not_found");
+
+    for path in ["/health", "/healthz"] {
+        let r = server
+            .client
+            .get(format!("{}{path}", server.url))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        assert_eq!(r.json::<Value>().await.unwrap(), json!({"status": "ok"}));
+    }
+}
+
+/// Two tenants with their own policies and keys; `acme` also has an
+/// admin-only key.
+fn tenants(dir: &Path) -> String {
+    std::fs::write(
+        dir.join("acme.yaml"),
+        "checks:\n  - { id: no-alpha, stage: input, type: blocklist, words: [alpha] }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("globex.yaml"),
+        "checks:\n  - { id: no-beta, stage: input, type: blocklist, words: [beta] }\n",
+    )
+    .unwrap();
+    let sha = |k: &str| {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(k.as_bytes()))
+    };
+    format!(
+        "tenants:\n  acme: {{ policy: '{d}/acme.yaml' }}\n  globex: {{ policy: '{d}/globex.yaml' }}\n\
+         keys:\n\
+         \x20 - {{ id: acme-ci, sha256: {a}, tenant: acme, scopes: [guardrails:check] }}\n\
+         \x20 - {{ id: acme-ops, sha256: {o}, tenant: acme, scopes: [guardrails:admin] }}\n\
+         \x20 - {{ id: globex-ci, sha256: {g}, tenant: globex, scopes: [guardrails:check] }}\n\
+         audit: {{ path: '{d}/audit.jsonl' }}\n",
+        d = dir.display(),
+        a = sha("key-acme"),
+        o = sha("key-acme-ops"),
+        g = sha("key-globex"),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_auth_and_tenant_matrix() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&tenants(dir.path()), None).await;
+    let req = json!({"content": "alpha and beta"});
+    type Case<'a> = (&'a [(&'a str, &'a str)], u16, &'a str);
+    let cases: &[Case<'_>] = &[
+        (&[], 401, "unauthorized"),
+        (&[("x-api-key", "wrong")], 401, "unauthorized"),
+        (&[("authorization", "Bearer wrong")], 401, "unauthorized"),
+        (&[("x-api-key", "key-acme-ops")], 403, "forbidden"),
+        (
+            &[("x-api-key", "key-acme"), ("x-tenant-id", "globex")],
+            403,
+            "forbidden",
+        ),
+    ];
+    for (headers, status, code) in cases {
+        let (s, body) = server.check(&req, headers).await;
+        assert_eq!(s, *status, "{headers:?}: {body}");
+        assert_error(&body, code);
+    }
+    // Health needs no key.
+    let r = server
+        .client
+        .get(format!("{}/health", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+
+    // Each tenant's key sees its own policy only.
+    let (s, d) = server.check(&req, &[("x-api-key", "key-acme")]).await;
+    assert_eq!(s, 200);
+    assert_eq!(d["violations"][0]["checkId"], "no-alpha");
+    assert_eq!(d["violations"].as_array().unwrap().len(), 1);
+    let (s, d) = server
+        .check(
+            &req,
+            &[
+                ("authorization", "Bearer key-globex"),
+                ("x-tenant-id", "globex"),
+            ],
+        )
+        .await;
+    assert_eq!(s, 200);
+    assert_eq!(d["violations"][0]["checkId"], "no-beta");
+    assert_eq!(d["violations"].as_array().unwrap().len(), 1);
+
+    // The audit records carry the tenant of the key.
+    let log = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
+    let tenants: Vec<String> = log
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["tenant"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        tenants,
+        ["acme", "globex"],
+        "only answered requests are recorded"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reload_keeps_the_old_policy_when_the_new_one_is_invalid() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&tenants(dir.path()), None).await;
+    let admin = [("x-api-key", "key-acme-ops")];
+    let acme = [("x-api-key", "key-acme")];
+    let req = json!({"content": "alpha gamma"});
+
+    std::fs::write(
+        dir.path().join("acme.yaml"),
+        "checks:\n  - { id: broken, stage: input, type: regex, patterns: ['(unclosed'] }\n",
+    )
+    .unwrap();
+    let (s, body) = server.post("/v1/admin/reload", "", &admin).await;
+    assert_eq!(s, 422, "{body}");
+    assert_error(&body, "invalid_policy");
+    let details = body["error"]["details"].to_string();
+    assert!(details.contains("/checks/0/patterns/0"), "{details}");
+    let (_, d) = server.check(&req, &acme).await;
+    assert_eq!(
+        d["violations"][0]["checkId"], "no-alpha",
+        "the old policy still serves"
+    );
+
+    // A check key cannot reload.
+    let (s, _) = server.post("/v1/admin/reload", "", &acme).await;
+    assert_eq!(s, 403);
+
+    std::fs::write(
+        dir.path().join("acme.yaml"),
+        "checks:\n  - { id: no-gamma, stage: input, type: blocklist, words: [gamma] }\n",
+    )
+    .unwrap();
+    let (s, body) = server.post("/v1/admin/reload", "", &admin).await;
+    assert_eq!(s, 200, "{body}");
+    let (_, d) = server.check(&req, &acme).await;
+    assert_eq!(d["violations"][0]["checkId"], "no-gamma");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_decision_is_answered_without_its_audit_record() {
+    // Writes to /dev/full fail: the decision is refused with 503.
+    let server = start("audit: { path: /dev/full }\n", None).await;
+    let (status, body) = server.check(&json!({"content": "hello"}), &[]).await;
+    assert_eq!(status, 503, "{body}");
+    assert_error(&body, "audit_unavailable");
+}
