@@ -121,6 +121,10 @@ async fn check(
         Ok(r) => r,
         Err(e) => return error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string()),
     };
+    let agent = request.agent.as_ref().and_then(|a| a.id.as_deref());
+    if let Err(limited) = service.admit(&caller.tenant, agent) {
+        return rate_limited(limited);
+    }
     match caller.guard.check_for(Some(&caller.tenant), &request).await {
         Ok(decision) => (StatusCode::OK, axum::Json(decision)).into_response(),
         Err(GuardError::Request(e)) => {
@@ -135,6 +139,19 @@ async fn check(
             )
         }
     }
+}
+
+/// 429 with `Retry-After`.
+pub fn rate_limited(limited: crate::RateLimited) -> Response {
+    let mut response = error(
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        limited.to_string(),
+    );
+    if let Ok(v) = header::HeaderValue::from_str(&limited.retry_after_secs.to_string()) {
+        response.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    response
 }
 
 async fn reload(State(service): State<Arc<Service>>, headers: HeaderMap) -> Response {

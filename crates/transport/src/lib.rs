@@ -30,9 +30,10 @@
 pub mod events;
 #[cfg(feature = "http")]
 pub mod http;
+mod limit;
 pub mod service;
 
-pub use service::{AuthError, Caller, DEFAULT_TENANT, Scope, Service, StartError};
+pub use service::{AuthError, Caller, DEFAULT_TENANT, RateLimited, Scope, Service, StartError};
 
 /// Serves HTTP on `listener` until `shutdown` completes, then finishes the
 /// requests in flight, flushes the audit log and stops the MCP servers.

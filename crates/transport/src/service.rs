@@ -108,6 +108,15 @@ pub struct Service {
     tenants: BTreeMap<String, Tenant>,
     keys: Vec<Key>,
     config: ServiceConfig,
+    limiter: Option<crate::limit::Limiter>,
+}
+
+/// A request over its (tenant, agent) rate limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("rate limited: try again in {retry_after_secs} s")]
+pub struct RateLimited {
+    /// Whole seconds until a request would be let through (at least 1).
+    pub retry_after_secs: u64,
 }
 
 /// Why the service could not start.
@@ -189,11 +198,33 @@ impl Service {
                 scopes: k.scopes.clone(),
             });
         }
+        let limiter = config
+            .rate_limits
+            .as_ref()
+            .map(|r| crate::limit::Limiter::new(r.per_agent.requests, r.per_agent.per_secs));
         Ok(Service {
             tenants,
             keys,
             config,
+            limiter,
         })
+    }
+
+    /// Uses `clock` for rate limits instead of the system clock (tests).
+    pub fn with_clock(mut self, clock: Arc<dyn palisade_engine::Clock>) -> Self {
+        if let Some(l) = &mut self.limiter {
+            l.set_clock(clock);
+        }
+        self
+    }
+
+    /// Takes one request from the (tenant, agent) bucket of `rate_limits`
+    /// (requests without an agent share the tenant's anonymous bucket).
+    pub fn admit(&self, tenant: &str, agent: Option<&str>) -> Result<(), RateLimited> {
+        match &self.limiter {
+            None => Ok(()),
+            Some(l) => l.take(tenant, agent.unwrap_or("")),
+        }
     }
 
     /// The service config.

@@ -292,3 +292,38 @@ async fn no_decision_is_answered_without_its_audit_record() {
     assert_eq!(status, 503, "{body}");
     assert_error(&body, "audit_unavailable");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_agent_has_its_own_rate_limit() {
+    let server = start(
+        "rate_limits: { per_agent: { requests: 2, per_secs: 3600 } }\n",
+        None,
+    )
+    .await;
+    let from = |agent: &str| json!({"agent": {"id": agent}, "content": "hello"});
+    for _ in 0..2 {
+        let (s, _) = server.check(&from("a"), &[]).await;
+        assert_eq!(s, 200);
+    }
+    let response = server
+        .client
+        .post(format!("{}/v1/check", server.url))
+        .body(from("a").to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 429);
+    let retry: u64 = response.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (1..=1800).contains(&retry),
+        "one token every 1800 s: {retry}"
+    );
+    let body: Value = response.json().await.unwrap();
+    assert_error(&body, "rate_limited");
+    let (s, _) = server.check(&from("b"), &[]).await;
+    assert_eq!(s, 200, "another agent has its own bucket");
+}
