@@ -25,7 +25,10 @@ use crate::service::{AuthError, Caller, Scope, Service};
 /// The service's routes.
 pub fn router(service: Arc<Service>) -> Router {
     let limit = service.config().limits.max_body_bytes;
-    Router::new()
+    let router = Router::new();
+    #[cfg(feature = "jsonrpc")]
+    let router = router.merge(crate::jsonrpc::routes());
+    router
         .route("/v1/check", post(check))
         .route("/v1/admin/reload", post(reload))
         .route("/health", get(health))

@@ -30,6 +30,8 @@
 pub mod events;
 #[cfg(feature = "http")]
 pub mod http;
+#[cfg(feature = "jsonrpc")]
+mod jsonrpc;
 mod limit;
 pub mod service;
 
