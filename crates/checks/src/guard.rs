@@ -136,6 +136,17 @@ impl Guard {
         Ok(decision)
     }
 
+    /// Gives a decision made outside the guard (a circuit breaker's block)
+    /// a receipt id and writes its audit record, as every decision gets.
+    pub async fn audit(
+        &self,
+        tenant: Option<&str>,
+        request: &CheckRequest,
+        decision: &mut Decision,
+    ) -> Result<(), AuditError> {
+        self.record(tenant, request, decision).await
+    }
+
     /// Gives the decision a receipt id and writes its audit record.
     pub(crate) async fn record(
         &self,

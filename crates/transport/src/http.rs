@@ -16,11 +16,10 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use palisade_checks::GuardError;
 use palisade_engine::parse_request;
 use serde_json::json;
 
-use crate::service::{AuthError, Caller, Scope, Service};
+use crate::service::{AuthError, Caller, DecideError, Scope, Service};
 
 /// The service's routes.
 pub fn router(service: Arc<Service>) -> Router {
@@ -124,13 +123,10 @@ async fn check(
         Ok(r) => r,
         Err(e) => return error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string()),
     };
-    let agent = request.agent.as_ref().and_then(|a| a.id.as_deref());
-    if let Err(limited) = service.admit(&caller.tenant, agent) {
-        return rate_limited(limited);
-    }
-    match caller.guard.check_for(Some(&caller.tenant), &request).await {
+    match service.decide(&caller, &request).await {
         Ok(decision) => (StatusCode::OK, axum::Json(decision)).into_response(),
-        Err(GuardError::Request(e)) => {
+        Err(DecideError::RateLimited(limited)) => rate_limited(limited),
+        Err(DecideError::Request(e)) => {
             error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string())
         }
         Err(e) => {

@@ -26,6 +26,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod breaker;
 #[cfg(feature = "events")]
 pub mod events;
 #[cfg(feature = "http")]
@@ -35,7 +36,9 @@ mod jsonrpc;
 mod limit;
 pub mod service;
 
-pub use service::{AuthError, Caller, DEFAULT_TENANT, RateLimited, Scope, Service, StartError};
+pub use service::{
+    AuthError, Caller, DEFAULT_TENANT, DecideError, RateLimited, Scope, Service, StartError,
+};
 
 /// Serves HTTP on `listener` until `shutdown` completes, then finishes the
 /// requests in flight, flushes the audit log and stops the MCP servers.

@@ -10,6 +10,8 @@ use palisade_checks::{Guard, ServiceConfig};
 use palisade_engine::Engine;
 use sha2::{Digest, Sha256};
 
+use crate::breaker::{Breaker, State as BreakerState};
+
 /// The tenant of requests that name none (and of a policy given on the
 /// command line).
 pub const DEFAULT_TENANT: &str = "default";
@@ -100,6 +102,23 @@ struct Key {
 struct Tenant {
     policy: Option<PathBuf>,
     guard: RwLock<Arc<Guard>>,
+    breaker: Option<Breaker>,
+}
+
+/// Why a request got no decision.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecideError {
+    /// Over the (tenant, agent) rate limit.
+    #[error(transparent)]
+    RateLimited(#[from] RateLimited),
+    /// The request is invalid.
+    #[error(transparent)]
+    Request(#[from] palisade_engine::RequestError),
+    /// The audit record could not be written: the decision must not be
+    /// answered.
+    #[error("the audit record could not be written: {0}")]
+    Audit(String),
 }
 
 /// The service: tenants with their guards, keys, audit log.
@@ -166,6 +185,7 @@ impl Service {
                 Tenant {
                     policy: path,
                     guard: RwLock::new(Arc::new(guard)),
+                    breaker: config.circuit_breaker.clone().map(Breaker::new),
                 },
             );
         }
@@ -210,12 +230,83 @@ impl Service {
         })
     }
 
-    /// Uses `clock` for rate limits instead of the system clock (tests).
+    /// Uses `clock` for rate limits and circuit breakers instead of the
+    /// system clock (tests).
     pub fn with_clock(mut self, clock: Arc<dyn palisade_engine::Clock>) -> Self {
         if let Some(l) = &mut self.limiter {
-            l.set_clock(clock);
+            l.set_clock(clock.clone());
+        }
+        for t in self.tenants.values_mut() {
+            if let Some(b) = t.breaker.take() {
+                t.breaker = Some(b.with_clock(clock.clone()));
+            }
         }
         self
+    }
+
+    /// The circuit breaker state of a tenant (`closed` without a breaker).
+    pub fn breaker_state(&self, tenant: &str) -> BreakerState {
+        self.tenants
+            .get(tenant)
+            .and_then(|t| t.breaker.as_ref())
+            .map_or(BreakerState::Closed, Breaker::state)
+    }
+
+    /// Decides a request for a caller: its rate limit, its tenant's
+    /// circuit breaker, then its guard; every decision is audited.
+    pub async fn decide(
+        &self,
+        caller: &Caller,
+        request: &palisade_protocol::CheckRequest,
+    ) -> Result<palisade_protocol::Decision, DecideError> {
+        let agent = request.agent.as_ref().and_then(|a| a.id.as_deref());
+        self.admit(&caller.tenant, agent)?;
+        let breaker = self
+            .tenants
+            .get(&caller.tenant)
+            .and_then(|t| t.breaker.as_ref());
+        if let Some(b) = breaker
+            && let Err(left) = b.admit()
+        {
+            request
+                .validate()
+                .map_err(palisade_engine::RequestError::Invalid)?;
+            let id = request
+                .request_id
+                .clone()
+                .unwrap_or_else(palisade_engine::new_id);
+            let mut d = palisade_protocol::Decision::block(
+                id,
+                "guardrail.circuit_open",
+                format!(
+                    "the circuit breaker of tenant `{}` is open: too many requests were blocked; \
+                     requests are blocked for {left} s more",
+                    caller.tenant
+                ),
+            );
+            d.replacement =
+                Some(palisade_engine::default_replacement(request.effective_stage()).to_owned());
+            d.evaluated = Some(0);
+            d.evaluated_at = Some(palisade_engine::rfc3339(std::time::SystemTime::now()));
+            caller
+                .guard
+                .audit(Some(&caller.tenant), request, &mut d)
+                .await
+                .map_err(|e| DecideError::Audit(e.to_string()))?;
+            return Ok(d);
+        }
+        let decision = caller
+            .guard
+            .check_for(Some(&caller.tenant), request)
+            .await
+            .map_err(|e| match e {
+                palisade_checks::GuardError::Request(r) => DecideError::Request(r),
+                other => DecideError::Audit(other.to_string()),
+            })?;
+        if let Some(b) = breaker {
+            b.record(decision.decision == palisade_protocol::DecisionKind::Block);
+        }
+        Ok(decision)
     }
 
     /// Takes one request from the (tenant, agent) bucket of `rate_limits`

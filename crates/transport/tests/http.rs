@@ -327,3 +327,78 @@ async fn each_agent_has_its_own_rate_limit() {
     let (s, _) = server.check(&from("b"), &[]).await;
     assert_eq!(s, 200, "another agent has its own bucket");
 }
+
+#[derive(Debug, Default)]
+struct ManualClock(std::sync::atomic::AtomicU64);
+
+impl palisade_engine::Clock for ManualClock {
+    fn now_millis(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_circuit_breaker_opens_cools_down_and_closes() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("p.yaml");
+    std::fs::write(
+        &policy,
+        "checks:\n  - { id: bad, stage: input, type: blocklist, words: [bad] }\n",
+    )
+    .unwrap();
+    let config = ServiceConfig::from_yaml_str(&format!(
+        "circuit_breaker: {{ window_secs: 60, min_requests: 4, threshold: 0.5, cooldown_secs: 30 }}\naudit: {{ path: '{}' }}\n",
+        dir.path().join("audit.jsonl").display()
+    ))
+    .unwrap();
+    let clock = Arc::new(ManualClock::default());
+    let service = Arc::new(
+        Service::start(config, Some(policy))
+            .await
+            .unwrap()
+            .with_clock(clock.clone()),
+    );
+    let caller = |s: &Service| {
+        s.authorize(None, None, palisade_transport::Scope::Check)
+            .unwrap()
+    };
+    let input = |t: &str| palisade_protocol::CheckRequest::input(t);
+    let decide = |t: &'static str| {
+        let service = service.clone();
+        async move {
+            let c = caller(&service);
+            service.decide(&c, &input(t)).await.unwrap()
+        }
+    };
+    use palisade_transport::breaker::State;
+    for _ in 0..3 {
+        assert_eq!(
+            decide("bad").await.reason_code.as_deref(),
+            Some("guardrail.blocklist")
+        );
+        assert_eq!(service.breaker_state("default"), State::Closed);
+    }
+    // The fourth block reaches the minimum count: the breaker opens.
+    decide("bad").await;
+    assert_eq!(service.breaker_state("default"), State::Open);
+    let d = decide("good").await;
+    assert_eq!(d.decision, palisade_protocol::DecisionKind::Block);
+    assert_eq!(d.reason_code.as_deref(), Some("guardrail.circuit_open"));
+    assert!(d.message.as_deref().unwrap().contains("30 s"), "{d:?}");
+    assert!(d.receipt_id.is_some(), "audited like every decision");
+    // The cool-down ends: a probe that is allowed closes it.
+    clock.0.store(30_000, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(service.breaker_state("default"), State::HalfOpen);
+    assert_eq!(
+        decide("good").await.decision,
+        palisade_protocol::DecisionKind::Allow
+    );
+    assert_eq!(service.breaker_state("default"), State::Closed);
+    assert_eq!(
+        decide("good").await.decision,
+        palisade_protocol::DecisionKind::Allow
+    );
+    let log = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 7, "every decision, the breaker's too");
+}
