@@ -27,6 +27,10 @@ pub fn router(service: Arc<Service>) -> Router {
     let router = Router::new();
     #[cfg(feature = "jsonrpc")]
     let router = router.merge(crate::jsonrpc::routes());
+    #[cfg(feature = "hosted")]
+    let router = router.merge(crate::hosted::routes());
+    #[cfg(feature = "mcp")]
+    let router = router.merge(crate::mcp::routes());
     router
         .route("/v1/check", post(check))
         .route("/v1/admin/reload", post(reload))

@@ -31,8 +31,12 @@ pub mod breaker;
 pub mod events;
 #[cfg(feature = "http")]
 pub mod http;
+#[cfg(feature = "hosted")]
+mod hosted;
 #[cfg(feature = "jsonrpc")]
 mod jsonrpc;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod limit;
 pub mod service;
 
