@@ -33,6 +33,7 @@ pub fn router(service: Arc<Service>) -> Router {
     let router = router.merge(crate::mcp::routes());
     router
         .route("/v1/check", post(check))
+        .route("/v1/check/stream", post(crate::stream::check_stream))
         .route("/v1/admin/reload", post(reload))
         .route("/health", get(health))
         .route("/healthz", get(health))
@@ -72,6 +73,16 @@ fn api_key(headers: &HeaderMap) -> Option<&str> {
     let auth = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = auth.trim().split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// Lets the caller of a request in by its headers (`X-API-Key` or
+/// `Authorization: Bearer`, `X-Tenant-ID`), or the error response.
+pub(crate) fn authorize_headers(
+    service: &Service,
+    headers: &HeaderMap,
+    scope: Scope,
+) -> Result<Caller, Box<Response>> {
+    authorize(service, headers, scope)
 }
 
 fn authorize(

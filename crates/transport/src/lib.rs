@@ -29,16 +29,23 @@
 pub mod breaker;
 #[cfg(feature = "events")]
 pub mod events;
-#[cfg(feature = "http")]
-pub mod http;
 #[cfg(feature = "hosted")]
 mod hosted;
+#[cfg(feature = "http")]
+pub mod http;
 #[cfg(feature = "jsonrpc")]
 mod jsonrpc;
+#[cfg(feature = "jsonrpc")]
+mod dialect {
+    //! Mappings between other wire formats and the v1 types (SPEC §6).
+    pub(crate) mod cstp;
+}
+mod limit;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-mod limit;
 pub mod service;
+#[cfg(feature = "http")]
+mod stream;
 
 pub use service::{
     AuthError, Caller, DEFAULT_TENANT, DecideError, RateLimited, Scope, Service, StartError,

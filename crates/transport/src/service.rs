@@ -252,6 +252,14 @@ impl Service {
             .map_or(BreakerState::Closed, Breaker::state)
     }
 
+    /// Counts a decision made outside [`Service::decide`] (a streamed
+    /// answer's final one) in the tenant's circuit breaker.
+    pub fn count_decision(&self, tenant: &str, decision: &palisade_protocol::Decision) {
+        if let Some(b) = self.tenants.get(tenant).and_then(|t| t.breaker.as_ref()) {
+            b.record(decision.decision == palisade_protocol::DecisionKind::Block);
+        }
+    }
+
     /// Decides a request for a caller: its rate limit, its tenant's
     /// circuit breaker, then its guard; every decision is audited.
     pub async fn decide(

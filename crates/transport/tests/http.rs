@@ -402,3 +402,70 @@ async fn the_circuit_breaker_opens_cools_down_and_closes() {
     let log = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
     assert_eq!(log.lines().count(), 7, "every decision, the breaker's too");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamed_answer_gets_interim_and_final_decisions() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("p.yaml");
+    std::fs::write(
+        &policy,
+        "checks:\n  - { id: word, stage: output, type: blocklist, words: [forbidden] }\n  - { id: hi, stage: output, type: blocklist, words: [hello], on_fail: warn }\n",
+    )
+    .unwrap();
+    let server = start("", Some(&policy)).await;
+    let ndjson = |deltas: &[&str]| {
+        let mut body = json!({"requestId": "s1", "stage": "output"}).to_string() + "\n";
+        for d in deltas {
+            body += &(json!({ "delta": d }).to_string() + "\n");
+        }
+        body
+    };
+    let post = |body: String| {
+        let client = server.client.clone();
+        let url = format!("{}/v1/check/stream", server.url);
+        async move {
+            let r = client
+                .post(url)
+                .header("content-type", "application/x-ndjson")
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status().as_u16(), 200);
+            assert_eq!(r.headers()["content-type"], "application/x-ndjson");
+            let text = r.text().await.unwrap();
+            text.lines()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                .collect::<Vec<_>>()
+        }
+    };
+    // A warning while streaming, then the final decision on the whole text.
+    let lines = post(ndjson(&["he", "llo wor", "ld"])).await;
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    assert_eq!(lines[0]["warnings"][0]["checkId"], "hi");
+    assert!(lines[0].get("final").is_none());
+    assert_eq!(lines[1]["final"], true);
+    assert_eq!(lines[1]["decision"], "allow");
+    assert_eq!(lines[1]["requestId"], "s1");
+
+    // A block split over two deltas ends the response.
+    let lines = post(ndjson(&["this is forb", "idden", " and more", " text"])).await;
+    assert_eq!(lines.first().unwrap()["decision"], "block", "{lines:#?}");
+    let last = lines.last().unwrap();
+    assert_eq!(last["final"], true);
+    assert_eq!(last["decision"], "block");
+    assert_eq!(last["violations"][0]["checkId"], "word");
+
+    // A bad first line is a 400 naming the field; a bad delta line ends
+    // the stream with an error decision.
+    let r = server
+        .client
+        .post(format!("{}/v1/check/stream", server.url))
+        .body("{\"stage\": \"sideways\"}\n")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    let lines = post(json!({"stage": "output"}).to_string() + "\n{\"text\": \"x\"}\n").await;
+    assert_eq!(lines.last().unwrap()["decision"], "error");
+}
