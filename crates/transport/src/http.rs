@@ -35,6 +35,7 @@ pub fn router(service: Arc<Service>) -> Router {
         .route("/v1/check", post(check))
         .route("/v1/check/stream", post(crate::stream::check_stream))
         .route("/v1/admin/reload", post(reload))
+        .route("/metrics", get(metrics))
         .route("/health", get(health))
         .route("/healthz", get(health))
         .fallback(not_found)
@@ -187,6 +188,18 @@ async fn reload(State(service): State<Arc<Service>>, headers: HeaderMap) -> Resp
             (StatusCode::UNPROCESSABLE_ENTITY, axum::Json(body)).into_response()
         }
     }
+}
+
+async fn metrics(State(service): State<Arc<Service>>, headers: HeaderMap) -> Response {
+    if let Err(r) = authorize(&service, &headers, Scope::Check) {
+        return *r;
+    }
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        service.metrics_text(),
+    )
+        .into_response()
 }
 
 async fn health() -> Response {

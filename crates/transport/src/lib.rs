@@ -43,6 +43,7 @@ mod dialect {
 mod limit;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod metrics;
 pub mod service;
 #[cfg(feature = "http")]
 mod stream;

@@ -128,6 +128,7 @@ pub struct Service {
     keys: Vec<Key>,
     config: ServiceConfig,
     limiter: Option<crate::limit::Limiter>,
+    metrics: crate::metrics::Metrics,
 }
 
 /// A request over its (tenant, agent) rate limit.
@@ -227,6 +228,7 @@ impl Service {
             keys,
             config,
             limiter,
+            metrics: crate::metrics::Metrics::default(),
         })
     }
 
@@ -244,6 +246,24 @@ impl Service {
         self
     }
 
+    /// The metrics in the Prometheus text format.
+    pub fn metrics_text(&self) -> String {
+        let breakers: Vec<(String, u8)> = self
+            .tenants
+            .iter()
+            .filter_map(|(name, t)| {
+                let state = t.breaker.as_ref()?.state();
+                let n = match state {
+                    BreakerState::Open => 1,
+                    BreakerState::HalfOpen => 2,
+                    _ => 0,
+                };
+                Some((name.clone(), n))
+            })
+            .collect();
+        self.metrics.render(&breakers)
+    }
+
     /// The circuit breaker state of a tenant (`closed` without a breaker).
     pub fn breaker_state(&self, tenant: &str) -> BreakerState {
         self.tenants
@@ -254,7 +274,14 @@ impl Service {
 
     /// Counts a decision made outside [`Service::decide`] (a streamed
     /// answer's final one) in the tenant's circuit breaker.
-    pub fn count_decision(&self, tenant: &str, decision: &palisade_protocol::Decision) {
+    pub fn count_decision(
+        &self,
+        tenant: &str,
+        decision: &palisade_protocol::Decision,
+        took: std::time::Duration,
+    ) {
+        self.metrics
+            .decision(tenant, palisade_protocol::Stage::Output, decision, took);
         if let Some(b) = self.tenants.get(tenant).and_then(|t| t.breaker.as_ref()) {
             b.record(decision.decision == palisade_protocol::DecisionKind::Block);
         }
@@ -267,8 +294,12 @@ impl Service {
         caller: &Caller,
         request: &palisade_protocol::CheckRequest,
     ) -> Result<palisade_protocol::Decision, DecideError> {
+        let started = std::time::Instant::now();
         let agent = request.agent.as_ref().and_then(|a| a.id.as_deref());
-        self.admit(&caller.tenant, agent)?;
+        if let Err(limited) = self.admit(&caller.tenant, agent) {
+            self.metrics.rate_limited(&caller.tenant);
+            return Err(limited.into());
+        }
         let breaker = self
             .tenants
             .get(&caller.tenant)
@@ -301,6 +332,12 @@ impl Service {
                 .audit(Some(&caller.tenant), request, &mut d)
                 .await
                 .map_err(|e| DecideError::Audit(e.to_string()))?;
+            self.metrics.decision(
+                &caller.tenant,
+                request.effective_stage(),
+                &d,
+                started.elapsed(),
+            );
             return Ok(d);
         }
         let decision = caller
@@ -314,6 +351,12 @@ impl Service {
         if let Some(b) = breaker {
             b.record(decision.decision == palisade_protocol::DecisionKind::Block);
         }
+        self.metrics.decision(
+            &caller.tenant,
+            request.effective_stage(),
+            &decision,
+            started.elapsed(),
+        );
         Ok(decision)
     }
 

@@ -150,9 +150,10 @@ async fn run(
             return;
         }
     }
+    let started = std::time::Instant::now();
     match stream.finish().await {
         Ok(d) => {
-            service.count_decision(&caller.tenant, &d);
+            service.count_decision(&caller.tenant, &d, started.elapsed());
             let _ = tx.send(Bytes::from(line_of(&d))).await;
         }
         Err(e) => {

@@ -469,3 +469,39 @@ async fn a_streamed_answer_gets_interim_and_final_decisions() {
     let lines = post(json!({"stage": "output"}).to_string() + "\n{\"text\": \"x\"}\n").await;
     assert_eq!(lines.last().unwrap()["decision"], "error");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_decisions_findings_and_refusals() {
+    let server = start(
+        "rate_limits: { per_agent: { requests: 1, per_secs: 3600 } }\ncircuit_breaker: { window_secs: 60, min_requests: 100, threshold: 0.5, cooldown_secs: 30 }\n",
+        None,
+    )
+    .await;
+    let (s, _) = server
+        .check(&json!({"agent": {"id": "a"}, "tool": {"name": "bash", "arguments": {"command": "rm -rf /"}}}), &[])
+        .await;
+    assert_eq!(s, 200);
+    let (s, _) = server
+        .check(&json!({"agent": {"id": "a"}, "content": "x"}), &[])
+        .await;
+    assert_eq!(s, 429);
+    let text = server
+        .client
+        .get(format!("{}/metrics", server.url))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for line in [
+        "palisade_decisions_total{tenant=\"default\",stage=\"tool_use\",decision=\"block\"} 1",
+        "palisade_findings_total{check=\"dangerous-commands\",action=\"block\"} 1",
+        "palisade_rate_limited_total{tenant=\"default\"} 1",
+        "palisade_decision_duration_seconds_count 1",
+        "palisade_circuit_breaker_state{tenant=\"default\"} 0",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
+    }
+    assert!(text.contains("# TYPE palisade_decision_duration_seconds histogram"));
+}
