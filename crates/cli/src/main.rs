@@ -26,6 +26,8 @@ enum Command {
     Serve(ServeArgs),
     /// Answer JSON-lines requests on stdin with decisions on stdout (pi's event protocol).
     Events(ServiceArgs),
+    /// Serve the MCP tools `check` and `check_action` over stdio.
+    Mcp(ServiceArgs),
     /// Evaluate one request, or a JSON-lines batch, against a policy.
     Check(CheckArgs),
     /// Validate policy files; print every error with its JSON pointer.
@@ -137,6 +139,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve::serve(&args),
         Command::Events(args) => serve::events(&args),
+        Command::Mcp(args) => serve::mcp(&args),
         Command::Check(args) => check::run(&args),
         Command::Validate { files } => validate::run(&files),
         Command::Policy {

@@ -113,6 +113,21 @@ pub(crate) fn events(args: &ServiceArgs) -> anyhow::Result<u8> {
     })
 }
 
+pub(crate) fn mcp(args: &ServiceArgs) -> anyhow::Result<u8> {
+    init_logging();
+    let config = load_config(args.config.as_deref())?;
+    runtime()?.block_on(async {
+        let service = start(args, config).await?;
+        let result = palisade_transport::mcp::serve_stdio(service.clone()).await;
+        service
+            .shutdown()
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        result.map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(0)
+    })
+}
+
 /// Completes on SIGTERM or SIGINT.
 async fn shutdown_signal() {
     #[cfg(unix)]

@@ -1481,6 +1481,43 @@ mod service {
     }
 
     #[test]
+    fn mcp_over_stdio_answers_tool_calls() {
+        let input = [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "check", "arguments": {"tool": {"name": "bash", "arguments": {"command": "rm -rf /"}}}}}),
+        ]
+        .iter()
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+            + "\n";
+        let run = palisade(&["mcp"]).stdin(input).run();
+        run.code(0);
+        let answers = run.decisions();
+        let by_id = |id: i64| {
+            answers
+                .iter()
+                .find(|a| a["id"] == id)
+                .unwrap_or_else(|| panic!("{id}: {answers:#?}"))
+        };
+        let tools: Vec<&str> = by_id(2)["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert!(
+            tools.contains(&"check") && tools.contains(&"check_action"),
+            "{tools:?}"
+        );
+        let d = &by_id(3)["result"]["structuredContent"];
+        assert_eq!(d["decision"], "block", "{d}");
+        assert_eq!(d["violations"][0]["checkId"], "dangerous-commands");
+    }
+
+    #[test]
     fn events_answers_each_line() {
         let input = [
             json!({"event": "guardrails:check", "data": {"requestId": "e1", "tool": {"name": "bash", "arguments": {"command": "rm -rf /"}}}}).to_string(),

@@ -227,7 +227,7 @@ mod tests {
         assert_eq!(b.record(false), State::Closed);
         // Half blocked is not more than the threshold.
         for i in 0..20 {
-            assert_eq!(b.record(i % 2 == 0), State::Closed);
+            assert_eq!(b.record(i % 2 == 1), State::Closed);
         }
         // Blocks older than the window no longer count.
         let clock2 = Arc::new(Manual::default());

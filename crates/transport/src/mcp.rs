@@ -1,12 +1,740 @@
-//! Placeholder for the `mcp` dialect's routes.
+//! MCP (SPEC §6): the tools `check` and `check_action`, served over
+//! streamable HTTP at `/mcp` and over stdio.
+//!
+//! - `check` takes the members of a v1 CheckRequest as its arguments and
+//!   answers the Decision as structured content (with a JSON text copy).
+//! - `check_action` takes a CSTP action (`description`, `category`,
+//!   `stakes`, `confidence`, `context`, `agent`) and answers the CSTP result
+//!   `{allowed, violations, warnings, evaluated, evaluatedAt, agent}`.
+//!
+//! Every decision goes through [`Service::decide`] (rate limit, circuit
+//! breaker, guard, audit). Invalid arguments, a rate limit or an audit log
+//! that cannot be written are tool errors (`isError: true`) whose text says
+//! what went wrong.
+//!
+//! Over HTTP the endpoint is stateless (one POST, one JSON answer; no
+//! sessions, no event streams) and authenticated like every other endpoint:
+//! with keys configured a request needs `X-API-Key` or
+//! `Authorization: Bearer` (401 otherwise), and the key's tenant decides.
+//! Over stdio the tools serve the default tenant.
 
 use std::sync::Arc;
 
 use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use palisade_engine::parse_request;
+use palisade_protocol::{Action, Agent, CheckRequest, Decision, Finding, Stakes};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{Map, Value, json};
+use tokio::io::{AsyncRead, AsyncWrite};
 
-use crate::Service;
+use crate::service::{AuthError, Caller, DecideError, Scope, Service};
 
-/// The dialect's routes.
+/// The tool that decides a v1 request.
+const CHECK: &str = "check";
+/// The tool that decides a CSTP action.
+const CHECK_ACTION: &str = "check_action";
+
+/// Serves the MCP tools over stdin and stdout as the default tenant until
+/// the client closes the stream.
+///
+/// Stdio carries no credentials, so a service with API keys is refused.
+pub async fn serve_stdio(service: Arc<Service>) -> Result<(), String> {
+    serve_io(service, tokio::io::stdin(), tokio::io::stdout()).await
+}
+
+/// Serves the MCP tools over a byte stream (newline-delimited JSON-RPC, as
+/// over stdio) as the default tenant until the client closes it.
+pub async fn serve_io<R, W>(service: Arc<Service>, reader: R, writer: W) -> Result<(), String>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    if service.requires_keys() {
+        return Err(
+            "MCP over stdio serves the default tenant without credentials, but the service \
+             config has API keys; serve MCP over HTTP at `/mcp` instead"
+                .to_owned(),
+        );
+    }
+    let running = Tools {
+        access: Access::Local(service),
+    }
+    .serve((reader, writer))
+    .await
+    .map_err(|e| format!("MCP handshake failed: {e}"))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| format!("the MCP server stopped: {e}"))?;
+    Ok(())
+}
+
+/// The `/mcp` route: MCP streamable HTTP, stateless, behind the service's
+/// authentication.
 pub(crate) fn routes() -> Router<Arc<Service>> {
-    Router::new()
+    Router::new().route("/mcp", any(endpoint))
+}
+
+async fn endpoint(State(service): State<Arc<Service>>, request: Request) -> Response {
+    if request.method() != Method::POST {
+        // Stateless: no event stream to GET, no session to DELETE.
+        let mut response = crate::http::error(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            "the MCP endpoint is stateless and takes only POST",
+        );
+        response
+            .headers_mut()
+            .insert(header::ALLOW, header::HeaderValue::from_static("POST"));
+        return response;
+    }
+    let (mut parts, body) = request.into_parts();
+    if let Err(e) = service.authorize(
+        api_key(&parts.headers),
+        tenant_header(&parts.headers),
+        Scope::Check,
+    ) {
+        return auth_error(&e);
+    }
+    let limit = service.config().limits.max_body_bytes;
+    let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
+        return crate::http::error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            "the request body is over the service's limit (limits.max_body_bytes)",
+        );
+    };
+    let mcp: StreamableHttpService<Tools, NeverSessionManager> = StreamableHttpService::new(
+        || {
+            Ok(Tools {
+                access: Access::Http,
+            })
+        },
+        Arc::new(NeverSessionManager::default()),
+        http_config(&service, limit),
+    );
+    // The tools find the service (and the caller's headers) in the request
+    // parts rmcp hands them.
+    parts.extensions.insert(service);
+    let request = Request::from_parts(parts, Body::from(bytes));
+    mcp.handle(request).await.map(Body::new).into_response()
+}
+
+/// rmcp's settings for one request: stateless JSON answers; the `Host`
+/// check against DNS rebinding only where no key protects the service.
+fn http_config(service: &Service, limit: usize) -> StreamableHttpServerConfig {
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
+        .with_json_response(true)
+        .with_sse_keep_alive(None)
+        .with_sse_retry(None)
+        .with_max_request_body_bytes(limit);
+    if service.requires_keys() {
+        return config.disable_allowed_hosts();
+    }
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+    if let Some(listen) = &service.config().listen {
+        hosts.push(listen.clone());
+        if let Some((host, _port)) = listen.rsplit_once(':') {
+            hosts.push(host.trim_matches(['[', ']']).to_owned());
+        }
+    }
+    config.with_allowed_hosts(hosts)
+}
+
+/// The key a request carries: `X-API-Key`, else `Authorization: Bearer`.
+fn api_key(headers: &HeaderMap) -> Option<&str> {
+    if let Some(k) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
+        return Some(k.trim());
+    }
+    let auth = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = auth.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+fn tenant_header(headers: &HeaderMap) -> Option<&str> {
+    headers.get("x-tenant-id").and_then(|v| v.to_str().ok())
+}
+
+fn auth_error(e: &AuthError) -> Response {
+    let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::FORBIDDEN);
+    let code = match e {
+        AuthError::Missing | AuthError::Unknown => "unauthorized",
+        _ => "forbidden",
+    };
+    let mut response = crate::http::error(status, code, e.to_string());
+    if status == StatusCode::UNAUTHORIZED {
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            header::HeaderValue::from_static("Bearer"),
+        );
+    }
+    response
+}
+
+/// Where the tools find the service and the caller.
+#[derive(Clone)]
+enum Access {
+    /// Streamable HTTP: the service and the caller's headers are in the
+    /// request's parts.
+    Http,
+    /// Stdio: the default tenant, no credentials.
+    Local(Arc<Service>),
+}
+
+/// The MCP server handler.
+#[derive(Clone)]
+struct Tools {
+    access: Access,
+}
+
+impl Tools {
+    /// The service and the caller a tool call is made for. `asked` is the
+    /// tenant the arguments name.
+    fn caller(
+        &self,
+        context: &RequestContext<RoleServer>,
+        asked: Option<&str>,
+    ) -> Result<(Arc<Service>, Caller), String> {
+        match &self.access {
+            Access::Local(service) => service
+                .authorize(None, asked, Scope::Check)
+                .map(|caller| (service.clone(), caller))
+                .map_err(|e| e.to_string()),
+            Access::Http => {
+                let parts = context
+                    .extensions
+                    .get::<Parts>()
+                    .ok_or("the HTTP request is not available to the tool")?;
+                let service = parts
+                    .extensions
+                    .get::<Arc<Service>>()
+                    .ok_or("the service is not available to the tool")?
+                    .clone();
+                let header = tenant_header(&parts.headers);
+                if let (Some(header), Some(asked)) = (header, asked)
+                    && header != asked
+                {
+                    return Err(format!(
+                        "the arguments name tenant `{asked}` but `X-Tenant-ID` is `{header}`"
+                    ));
+                }
+                let caller = service
+                    .authorize(api_key(&parts.headers), header.or(asked), Scope::Check)
+                    .map_err(|e| e.to_string())?;
+                Ok((service, caller))
+            }
+        }
+    }
+
+    async fn decide(
+        &self,
+        context: &RequestContext<RoleServer>,
+        request: &CheckRequest,
+    ) -> Result<Decision, String> {
+        let (service, caller) = self.caller(context, request.tenant.as_deref())?;
+        service.decide(&caller, request).await.map_err(|e| match e {
+            DecideError::Request(e) => format!("invalid arguments: {e}"),
+            DecideError::RateLimited(limited) => limited.to_string(),
+            other => {
+                tracing::error!("{other}");
+                format!("no decision: {other}")
+            }
+        })
+    }
+
+    async fn check(
+        &self,
+        context: &RequestContext<RoleServer>,
+        arguments: JsonObject,
+    ) -> CallToolResult {
+        let request = match parse_request(&Value::Object(arguments).to_string()) {
+            Ok(r) => r,
+            Err(e) => return tool_error(format!("invalid arguments: {e}")),
+        };
+        match self.decide(context, &request).await {
+            Ok(decision) => match serde_json::to_value(&decision) {
+                Ok(value) => CallToolResult::structured(value),
+                Err(e) => tool_error(format!("the decision could not be serialized: {e}")),
+            },
+            Err(message) => tool_error(message),
+        }
+    }
+
+    async fn check_action(
+        &self,
+        context: &RequestContext<RoleServer>,
+        arguments: &JsonObject,
+    ) -> CallToolResult {
+        let request = match action_request(arguments) {
+            Ok(r) => r,
+            Err(e) => return tool_error(format!("invalid arguments: {e}")),
+        };
+        match self.decide(context, &request).await {
+            Ok(decision) => CallToolResult::structured(cstp_result(&decision)),
+            Err(message) => tool_error(message),
+        }
+    }
+}
+
+impl ServerHandler for Tools {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("palisade", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Palisade guardrails: call `check` with a v1 check request (a prompt, an \
+                 answer, a tool call or result, an intended action) for a decision, or \
+                 `check_action` with a described action for a CSTP result.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        tools().into_iter().find(|t| t.name == name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.unwrap_or_default();
+        let result = match request.name.as_ref() {
+            CHECK => self.check(&context, arguments).await,
+            CHECK_ACTION => self.check_action(&context, &arguments).await,
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown tool `{other}`; the tools are `check` and `check_action`"),
+                    None,
+                ));
+            }
+        };
+        Ok(result.into())
+    }
+}
+
+fn tool_error(message: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message)])
+}
+
+/// The two tools with their input schemas.
+fn tools() -> Vec<Tool> {
+    vec![
+        Tool::new(
+            CHECK,
+            "Decide a v1 check request: a prompt (stage input), a model answer (output), \
+             a tool call (tool_use), a tool result (tool_output) or an intended action \
+             (action). Answers the decision: allow, block, ask or modify, with the \
+             violations and warnings that explain it.",
+            object(check_schema()),
+        ),
+        Tool::new(
+            CHECK_ACTION,
+            "Check an intended action against the guardrails (CSTP checkGuardrails). \
+             Answers {allowed, violations, warnings, evaluated, evaluatedAt} with entries \
+             {guardrailId, name, message, severity: block|warn, suggestion}.",
+            object(check_action_schema()),
+        ),
+    ]
+}
+
+fn object(value: Value) -> Arc<JsonObject> {
+    match value {
+        Value::Object(map) => Arc::new(map),
+        _ => Arc::new(JsonObject::new()),
+    }
+}
+
+fn check_schema() -> Value {
+    let string = json!({"type": "string"});
+    json!({
+        "type": "object",
+        "description": "A v1 check request (camelCase); every member is optional, which matter depends on the stage",
+        "properties": {
+            "protocolVersion": {"type": "string", "enum": ["1"]},
+            "requestId": {"type": "string", "description": "echoed in the decision"},
+            "stage": {"type": "string", "enum": ["input", "output", "tool_use", "tool_output", "action"]},
+            "tenant": string,
+            "sessionId": string,
+            "agent": {
+                "type": "object",
+                "properties": {"id": string, "name": string, "url": string, "version": string}
+            },
+            "caller": {
+                "type": "object",
+                "properties": {"extensionId": string, "extensionVersion": string}
+            },
+            "content": {"type": "string", "description": "text to evaluate"},
+            "tool": {
+                "type": "object",
+                "properties": {
+                    "name": string,
+                    "arguments": {"description": "any JSON"},
+                    "callId": string,
+                    "output": {"description": "any JSON, for stage tool_output"},
+                    "error": string
+                },
+                "required": ["name"]
+            },
+            "action": {
+                "type": "object",
+                "properties": {
+                    "operation": string,
+                    "resource": {
+                        "type": "object",
+                        "properties": {
+                            "kind": {"type": "string", "enum": ["file", "process", "network", "custom"]},
+                            "type": string,
+                            "uri": string
+                        },
+                        "required": ["kind"]
+                    },
+                    "targets": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {"uri": string, "metadata": {"type": "object"}},
+                            "required": ["uri"]
+                        }
+                    },
+                    "description": string,
+                    "category": string,
+                    "stakes": {"type": "string", "enum": ["low", "medium", "high", "critical"]},
+                    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+                    "attributes": {"type": "object"}
+                }
+            },
+            "context": {"type": "object", "description": "free-form; cwd and workspaceRoot matter for path checks"},
+            "checks": {"type": "array", "items": string, "description": "evaluate only these check ids"},
+            "options": {
+                "type": "object",
+                "properties": {
+                    "interactive": {"type": "boolean"},
+                    "timeoutMs": {"type": "integer", "minimum": 0}
+                }
+            }
+        }
+    })
+}
+
+fn check_action_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "description": {"type": "string", "minLength": 1, "description": "what the agent wants to do"},
+            "category": {"type": "string", "description": "the decision's category"},
+            "stakes": {"type": "string", "enum": ["low", "medium", "high", "critical"], "default": "medium"},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1, "description": "the agent's confidence"},
+            "context": {"type": "object", "description": "facts for the evaluation (affectsProduction, codeReviewCompleted, …)"},
+            "agent": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "url": {"type": "string"}}
+            }
+        },
+        "required": ["description"]
+    })
+}
+
+/// The v1 `action` request of `check_action`'s arguments: the action's
+/// description, category, stakes and confidence in `action`, its context as
+/// the request context. Errors name the argument.
+fn action_request(arguments: &JsonObject) -> Result<CheckRequest, String> {
+    let description = match arguments.get("description") {
+        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+        Some(Value::String(_)) => return Err("`description` must not be empty".into()),
+        None | Some(Value::Null) => return Err("`description` is required".into()),
+        Some(_) => return Err("`description` must be a string".into()),
+    };
+    let mut action = Action::described(description);
+    if let Some(category) = optional_string(arguments, "category")? {
+        action = action.with_category(category);
+    }
+    if let Some(stakes) = optional_string(arguments, "stakes")? {
+        let stakes = Stakes::from_wire(&stakes).ok_or_else(|| {
+            format!("`stakes` must be one of low, medium, high, critical, not `{stakes}`")
+        })?;
+        action = action.with_stakes(stakes);
+    }
+    match arguments.get("confidence") {
+        None | Some(Value::Null) => {}
+        Some(Value::Number(n)) => match n.as_f64() {
+            Some(c) if (0.0..=1.0).contains(&c) => action = action.with_confidence(c),
+            _ => return Err(format!("`confidence` must be between 0 and 1, not {n}")),
+        },
+        Some(_) => return Err("`confidence` must be a number between 0 and 1".into()),
+    }
+    let mut request = CheckRequest::action(action);
+    match arguments.get("context") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(context)) => request.context = Some(context.clone()),
+        Some(_) => return Err("`context` must be an object".into()),
+    }
+    match arguments.get("agent") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(agent)) => {
+            request.agent = Some(Agent {
+                id: optional_string(agent, "id").map_err(|e| format!("`agent`: {e}"))?,
+                url: optional_string(agent, "url").map_err(|e| format!("`agent`: {e}"))?,
+                ..Agent::default()
+            });
+        }
+        Some(_) => return Err("`agent` must be an object with `id` and `url`".into()),
+    }
+    Ok(request)
+}
+
+fn optional_string(object: &Map<String, Value>, name: &str) -> Result<Option<String>, String> {
+    match object.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(format!("`{name}` must be a string")),
+    }
+}
+
+/// The CSTP result of a decision: violations (`block` and `ask` findings)
+/// as `"block"` entries, warnings (`warn`, `log`, `redact`, `fail_open`) as
+/// `"warn"` entries; `agent` is the answering service. A block without a
+/// finding (an open circuit breaker, a failed check) gets one `"block"`
+/// entry from the decision's reason so that `allowed: false` is explained.
+fn cstp_result(decision: &Decision) -> Value {
+    let mut violations: Vec<Value> = decision
+        .violations
+        .iter()
+        .map(|f| cstp_entry(f, "block"))
+        .collect();
+    if !decision.allowed && violations.is_empty() {
+        let mut entry = Map::new();
+        let id = decision
+            .reason_code
+            .as_deref()
+            .unwrap_or("guardrail.blocked");
+        entry.insert("guardrailId".into(), id.into());
+        if let Some(message) = &decision.message {
+            entry.insert("message".into(), message.as_str().into());
+        }
+        entry.insert("severity".into(), "block".into());
+        violations.push(Value::Object(entry));
+    }
+    let warnings: Vec<Value> = decision
+        .warnings
+        .iter()
+        .map(|f| cstp_entry(f, "warn"))
+        .collect();
+    let mut result = Map::new();
+    result.insert("allowed".into(), decision.allowed.into());
+    result.insert("violations".into(), violations.into());
+    result.insert("warnings".into(), warnings.into());
+    if let Some(evaluated) = decision.evaluated {
+        result.insert("evaluated".into(), evaluated.into());
+    }
+    if let Some(at) = &decision.evaluated_at {
+        result.insert("evaluatedAt".into(), at.as_str().into());
+    }
+    if let Some(provider) = &decision.provider {
+        result.insert("agent".into(), provider.id.as_str().into());
+    }
+    Value::Object(result)
+}
+
+fn cstp_entry(finding: &Finding, severity: &str) -> Value {
+    let mut entry = Map::new();
+    entry.insert("guardrailId".into(), finding.check_id.as_str().into());
+    if let Some(name) = &finding.name {
+        entry.insert("name".into(), name.as_str().into());
+    }
+    if let Some(message) = &finding.message {
+        entry.insert("message".into(), message.as_str().into());
+    }
+    entry.insert("severity".into(), severity.into());
+    if let Some(suggestion) = &finding.suggestion {
+        entry.insert("suggestion".into(), suggestion.as_str().into());
+    }
+    Value::Object(entry)
+}
+
+#[cfg(test)]
+mod tests {
+    use palisade_protocol::{DecisionKind, FindingAction, Provider, Severity, Stage};
+
+    use super::*;
+
+    fn args(value: Value) -> JsonObject {
+        match value {
+            Value::Object(map) => map,
+            other => panic!("not an object: {other}"),
+        }
+    }
+
+    fn finding(id: &str, action: FindingAction) -> Finding {
+        Finding::new(id, "condition", action).with_severity(Severity::High)
+    }
+
+    #[test]
+    fn the_seed_action_becomes_an_action_request() {
+        let request = action_request(&args(json!({
+            "description": "Deploy authentication service to production",
+            "category": "architecture",
+            "stakes": "high",
+            "confidence": 0.85,
+            "context": {"affectsProduction": true, "codeReviewCompleted": true},
+            "agent": {"id": "emerson", "url": "https://emerson.example.com"}
+        })))
+        .unwrap();
+        assert_eq!(request.effective_stage(), Stage::Action);
+        let action = request.action.as_ref().unwrap();
+        assert_eq!(
+            action.description.as_deref(),
+            Some("Deploy authentication service to production")
+        );
+        assert_eq!(action.category.as_deref(), Some("architecture"));
+        assert_eq!(action.stakes, Some(Stakes::High));
+        assert_eq!(action.confidence, Some(0.85));
+        assert_eq!(
+            Value::Object(request.context.clone().unwrap()),
+            json!({"affectsProduction": true, "codeReviewCompleted": true})
+        );
+        let agent = request.agent.as_ref().unwrap();
+        assert_eq!(agent.id.as_deref(), Some("emerson"));
+        assert_eq!(agent.url.as_deref(), Some("https://emerson.example.com"));
+        assert!(request.validate().is_ok());
+    }
+
+    #[test]
+    fn a_bare_description_is_enough() {
+        let request = action_request(&args(json!({"description": "Rotate keys"}))).unwrap();
+        let action = request.action.unwrap();
+        assert_eq!(action.stakes, None);
+        assert_eq!(action.category, None);
+        assert!(request.context.is_none() && request.agent.is_none());
+    }
+
+    #[test]
+    fn bad_arguments_name_the_argument() {
+        for (arguments, field) in [
+            (json!({}), "description"),
+            (json!({"description": ""}), "description"),
+            (json!({"description": "  "}), "description"),
+            (json!({"description": 3}), "description"),
+            (json!({"description": "x", "stakes": "huge"}), "stakes"),
+            (json!({"description": "x", "confidence": 1.5}), "confidence"),
+            (
+                json!({"description": "x", "confidence": "high"}),
+                "confidence",
+            ),
+            (json!({"description": "x", "category": 1}), "category"),
+            (json!({"description": "x", "context": []}), "context"),
+            (json!({"description": "x", "agent": "emerson"}), "agent"),
+            (json!({"description": "x", "agent": {"id": 1}}), "id"),
+        ] {
+            let error = action_request(&args(arguments.clone())).unwrap_err();
+            assert!(
+                error.contains(&format!("`{field}`")),
+                "{arguments}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_block_maps_to_block_and_warn_entries() {
+        let mut decision = Decision::new("r1", DecisionKind::Block);
+        decision.violations = vec![
+            finding("no-production-without-review", FindingAction::Block)
+                .with_message("Production changes require completed code review"),
+        ];
+        decision.violations[0].name = Some("Production Requires Review".into());
+        decision.violations[0].suggestion = Some("Complete code review before deploying".into());
+        decision.warnings = vec![finding("prefer-staged-rollout", FindingAction::Warn)];
+        decision.evaluated = Some(4);
+        decision.evaluated_at = Some("2026-02-04T21:00:00Z".into());
+        decision.provider = Some(Provider::palisade());
+        assert_eq!(
+            cstp_result(&decision),
+            json!({
+                "allowed": false,
+                "violations": [{
+                    "guardrailId": "no-production-without-review",
+                    "name": "Production Requires Review",
+                    "message": "Production changes require completed code review",
+                    "severity": "block",
+                    "suggestion": "Complete code review before deploying"
+                }],
+                "warnings": [{"guardrailId": "prefer-staged-rollout", "severity": "warn"}],
+                "evaluated": 4,
+                "evaluatedAt": "2026-02-04T21:00:00Z",
+                "agent": "palisade"
+            })
+        );
+    }
+
+    #[test]
+    fn ask_is_a_violation_and_advisories_are_warnings() {
+        let mut decision = Decision::new("r1", DecisionKind::Ask);
+        decision.violations = vec![finding("confirm", FindingAction::Ask)];
+        decision.warnings = vec![
+            finding("logged", FindingAction::Log),
+            finding("slow-judge", FindingAction::FailOpen).with_message("timed out"),
+            finding("secret", FindingAction::Redact),
+        ];
+        let result = cstp_result(&decision);
+        assert_eq!(result["allowed"], false);
+        assert_eq!(
+            result["violations"],
+            json!([{"guardrailId": "confirm", "severity": "block"}])
+        );
+        assert_eq!(
+            result["warnings"],
+            json!([
+                {"guardrailId": "logged", "severity": "warn"},
+                {"guardrailId": "slow-judge", "message": "timed out", "severity": "warn"},
+                {"guardrailId": "secret", "severity": "warn"}
+            ])
+        );
+        assert!(result.get("evaluated").is_none() && result.get("agent").is_none());
+    }
+
+    #[test]
+    fn an_allow_has_empty_lists() {
+        let result = cstp_result(&Decision::allow("r1"));
+        assert_eq!(
+            result,
+            json!({"allowed": true, "violations": [], "warnings": []})
+        );
+    }
+
+    #[test]
+    fn a_block_without_findings_explains_itself() {
+        let decision = Decision::block(
+            "r1",
+            "guardrail.circuit_open",
+            "the circuit breaker is open",
+        );
+        assert_eq!(
+            cstp_result(&decision)["violations"],
+            json!([{
+                "guardrailId": "guardrail.circuit_open",
+                "message": "the circuit breaker is open",
+                "severity": "block"
+            }])
+        );
+    }
 }

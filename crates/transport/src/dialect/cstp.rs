@@ -199,11 +199,7 @@ pub(crate) fn result(decision: &Decision) -> CheckResult {
     CheckResult {
         allowed: decision.allowed,
         violations,
-        warnings: decision
-            .warnings
-            .iter()
-            .map(|f| entry(f, "warn"))
-            .collect(),
+        warnings: decision.warnings.iter().map(|f| entry(f, "warn")).collect(),
         evaluated: decision.evaluated.unwrap_or(0),
         evaluated_at: decision.evaluated_at.clone(),
         agent: decision
@@ -287,7 +283,10 @@ mod tests {
             (json!({"action": "deploy"}), "action"),
             (json!({"action": {}}), "action.description"),
             (json!({"action": {"description": ""}}), "action.description"),
-            (json!({"action": {"description": "  "}}), "action.description"),
+            (
+                json!({"action": {"description": "  "}}),
+                "action.description",
+            ),
             (json!({"action": {"description": 3}}), "action.description"),
             (
                 json!({"action": {"description": "x", "stakes": "huge"}}),
