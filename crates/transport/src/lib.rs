@@ -35,7 +35,7 @@ mod hosted;
 pub mod http;
 #[cfg(feature = "jsonrpc")]
 mod jsonrpc;
-#[cfg(feature = "jsonrpc")]
+#[cfg(any(feature = "jsonrpc", feature = "mcp"))]
 mod dialect {
     //! Mappings between other wire formats and the v1 types (SPEC §6).
     pub(crate) mod cstp;

@@ -28,7 +28,7 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use palisade_engine::parse_request;
-use palisade_protocol::{Action, Agent, CheckRequest, Decision, Finding, Stakes};
+use palisade_protocol::{Action, Agent, CheckRequest, Decision, Stakes};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -511,70 +511,15 @@ fn optional_string(object: &Map<String, Value>, name: &str) -> Result<Option<Str
     }
 }
 
-/// The CSTP result of a decision: violations (`block` and `ask` findings)
-/// as `"block"` entries, warnings (`warn`, `log`, `redact`, `fail_open`) as
-/// `"warn"` entries; `agent` is the answering service. A block without a
-/// finding (an open circuit breaker, a failed check) gets one `"block"`
-/// entry from the decision's reason so that `allowed: false` is explained.
+/// The CSTP result of a decision ([`crate::dialect::cstp::result`], the
+/// same mapping JSON-RPC's `cstp.checkGuardrails` answers with).
 fn cstp_result(decision: &Decision) -> Value {
-    let mut violations: Vec<Value> = decision
-        .violations
-        .iter()
-        .map(|f| cstp_entry(f, "block"))
-        .collect();
-    if !decision.allowed && violations.is_empty() {
-        let mut entry = Map::new();
-        let id = decision
-            .reason_code
-            .as_deref()
-            .unwrap_or("guardrail.blocked");
-        entry.insert("guardrailId".into(), id.into());
-        if let Some(message) = &decision.message {
-            entry.insert("message".into(), message.as_str().into());
-        }
-        entry.insert("severity".into(), "block".into());
-        violations.push(Value::Object(entry));
-    }
-    let warnings: Vec<Value> = decision
-        .warnings
-        .iter()
-        .map(|f| cstp_entry(f, "warn"))
-        .collect();
-    let mut result = Map::new();
-    result.insert("allowed".into(), decision.allowed.into());
-    result.insert("violations".into(), violations.into());
-    result.insert("warnings".into(), warnings.into());
-    if let Some(evaluated) = decision.evaluated {
-        result.insert("evaluated".into(), evaluated.into());
-    }
-    if let Some(at) = &decision.evaluated_at {
-        result.insert("evaluatedAt".into(), at.as_str().into());
-    }
-    if let Some(provider) = &decision.provider {
-        result.insert("agent".into(), provider.id.as_str().into());
-    }
-    Value::Object(result)
-}
-
-fn cstp_entry(finding: &Finding, severity: &str) -> Value {
-    let mut entry = Map::new();
-    entry.insert("guardrailId".into(), finding.check_id.as_str().into());
-    if let Some(name) = &finding.name {
-        entry.insert("name".into(), name.as_str().into());
-    }
-    if let Some(message) = &finding.message {
-        entry.insert("message".into(), message.as_str().into());
-    }
-    entry.insert("severity".into(), severity.into());
-    if let Some(suggestion) = &finding.suggestion {
-        entry.insert("suggestion".into(), suggestion.as_str().into());
-    }
-    Value::Object(entry)
+    serde_json::to_value(crate::dialect::cstp::result(decision)).unwrap_or(Value::Null)
 }
 
 #[cfg(test)]
 mod tests {
-    use palisade_protocol::{DecisionKind, FindingAction, Provider, Severity, Stage};
+    use palisade_protocol::Stage;
 
     use super::*;
 
@@ -583,10 +528,6 @@ mod tests {
             Value::Object(map) => map,
             other => panic!("not an object: {other}"),
         }
-    }
-
-    fn finding(id: &str, action: FindingAction) -> Finding {
-        Finding::new(id, "condition", action).with_severity(Severity::High)
     }
 
     #[test]
@@ -652,89 +593,5 @@ mod tests {
                 "{arguments}: {error}"
             );
         }
-    }
-
-    #[test]
-    fn a_block_maps_to_block_and_warn_entries() {
-        let mut decision = Decision::new("r1", DecisionKind::Block);
-        decision.violations = vec![
-            finding("no-production-without-review", FindingAction::Block)
-                .with_message("Production changes require completed code review"),
-        ];
-        decision.violations[0].name = Some("Production Requires Review".into());
-        decision.violations[0].suggestion = Some("Complete code review before deploying".into());
-        decision.warnings = vec![finding("prefer-staged-rollout", FindingAction::Warn)];
-        decision.evaluated = Some(4);
-        decision.evaluated_at = Some("2026-02-04T21:00:00Z".into());
-        decision.provider = Some(Provider::palisade());
-        assert_eq!(
-            cstp_result(&decision),
-            json!({
-                "allowed": false,
-                "violations": [{
-                    "guardrailId": "no-production-without-review",
-                    "name": "Production Requires Review",
-                    "message": "Production changes require completed code review",
-                    "severity": "block",
-                    "suggestion": "Complete code review before deploying"
-                }],
-                "warnings": [{"guardrailId": "prefer-staged-rollout", "severity": "warn"}],
-                "evaluated": 4,
-                "evaluatedAt": "2026-02-04T21:00:00Z",
-                "agent": "palisade"
-            })
-        );
-    }
-
-    #[test]
-    fn ask_is_a_violation_and_advisories_are_warnings() {
-        let mut decision = Decision::new("r1", DecisionKind::Ask);
-        decision.violations = vec![finding("confirm", FindingAction::Ask)];
-        decision.warnings = vec![
-            finding("logged", FindingAction::Log),
-            finding("slow-judge", FindingAction::FailOpen).with_message("timed out"),
-            finding("secret", FindingAction::Redact),
-        ];
-        let result = cstp_result(&decision);
-        assert_eq!(result["allowed"], false);
-        assert_eq!(
-            result["violations"],
-            json!([{"guardrailId": "confirm", "severity": "block"}])
-        );
-        assert_eq!(
-            result["warnings"],
-            json!([
-                {"guardrailId": "logged", "severity": "warn"},
-                {"guardrailId": "slow-judge", "message": "timed out", "severity": "warn"},
-                {"guardrailId": "secret", "severity": "warn"}
-            ])
-        );
-        assert!(result.get("evaluated").is_none() && result.get("agent").is_none());
-    }
-
-    #[test]
-    fn an_allow_has_empty_lists() {
-        let result = cstp_result(&Decision::allow("r1"));
-        assert_eq!(
-            result,
-            json!({"allowed": true, "violations": [], "warnings": []})
-        );
-    }
-
-    #[test]
-    fn a_block_without_findings_explains_itself() {
-        let decision = Decision::block(
-            "r1",
-            "guardrail.circuit_open",
-            "the circuit breaker is open",
-        );
-        assert_eq!(
-            cstp_result(&decision)["violations"],
-            json!([{
-                "guardrailId": "guardrail.circuit_open",
-                "message": "the circuit breaker is open",
-                "severity": "block"
-            }])
-        );
     }
 }
