@@ -66,7 +66,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use palisade_protocol::{
@@ -77,7 +77,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::breaker::State as BreakerState;
-use crate::http::{error, rate_limited};
+use crate::http::{api_key, auth_error, body_error, error, rate_limited};
 use crate::service::{AuthError, DecideError, Scope, Service};
 
 /// The dialect's routes.
@@ -366,32 +366,8 @@ enum HostedError {
 impl IntoResponse for HostedError {
     fn into_response(self) -> Response {
         match self {
-            HostedError::Auth(e) => {
-                let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::FORBIDDEN);
-                let code = match e {
-                    AuthError::Missing | AuthError::Unknown => "unauthorized",
-                    _ => "forbidden",
-                };
-                let mut response = error(status, code, e.to_string());
-                if status == StatusCode::UNAUTHORIZED {
-                    response
-                        .headers_mut()
-                        .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-                }
-                response
-            }
-            HostedError::Body(rejection) => {
-                let status = rejection.status();
-                if status == StatusCode::PAYLOAD_TOO_LARGE {
-                    error(
-                        status,
-                        "payload_too_large",
-                        "the request body is over the service's limit (limits.max_body_bytes)",
-                    )
-                } else {
-                    error(status, "bad_request", rejection.body_text())
-                }
-            }
+            HostedError::Auth(e) => auth_error(&e),
+            HostedError::Body(rejection) => body_error(&rejection),
             HostedError::Request(e) => {
                 error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string())
             }
@@ -409,16 +385,6 @@ impl IntoResponse for HostedError {
             }
         }
     }
-}
-
-/// The key a request carries: `X-API-Key`, else `Authorization: Bearer`.
-fn api_key(headers: &HeaderMap) -> Option<&str> {
-    if let Some(k) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
-        return Some(k.trim());
-    }
-    let auth = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = auth.trim().split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
 async fn check(

@@ -50,7 +50,8 @@ pub fn error(status: StatusCode, code: &str, message: impl Into<String>) -> Resp
     (status, axum::Json(body)).into_response()
 }
 
-fn auth_error(e: &AuthError) -> Response {
+/// The response of a caller who is not let in (401 with `WWW-Authenticate`, or 403).
+pub(crate) fn auth_error(e: &AuthError) -> Response {
     let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::FORBIDDEN);
     let code = match e {
         AuthError::Missing | AuthError::Unknown => "unauthorized",
@@ -67,7 +68,7 @@ fn auth_error(e: &AuthError) -> Response {
 }
 
 /// The key a request carries: `X-API-Key`, else `Authorization: Bearer`.
-fn api_key(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn api_key(headers: &HeaderMap) -> Option<&str> {
     if let Some(k) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
         return Some(k.trim());
     }
@@ -100,19 +101,21 @@ fn authorize(
 /// The body, or the error response of a body that could not be read (413
 /// over the limit).
 fn body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, Box<Response>> {
-    body.map_err(|rejection| {
-        let status = rejection.status();
-        if status == StatusCode::PAYLOAD_TOO_LARGE {
-            error(
-                status,
-                "payload_too_large",
-                "the request body is over the service's limit (limits.max_body_bytes)",
-            )
-        } else {
-            error(status, "bad_request", rejection.body_text())
-        }
-    })
-    .map_err(Box::new)
+    body.map_err(|rejection| Box::new(body_error(&rejection)))
+}
+
+/// The response to a body that could not be read: 413 over the limit.
+pub(crate) fn body_error(rejection: &BytesRejection) -> Response {
+    let status = rejection.status();
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        error(
+            status,
+            "payload_too_large",
+            "the request body is over the service's limit (limits.max_body_bytes)",
+        )
+    } else {
+        error(status, "bad_request", rejection.body_text())
+    }
 }
 
 async fn check(

@@ -36,8 +36,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::dialect::cstp;
-use crate::http::error;
-use crate::service::{AuthError, Caller, DecideError, RateLimited, Scope, Service};
+use crate::http::{api_key, auth_error, body_error};
+use crate::service::{Caller, DecideError, RateLimited, Scope, Service};
 
 /// The JSON-RPC routes.
 pub(crate) fn routes() -> Router<Arc<Service>> {
@@ -407,44 +407,6 @@ fn authorize(service: &Service, headers: &HeaderMap) -> Result<Caller, Box<Respo
     service
         .authorize(api_key(headers), tenant, Scope::Check)
         .map_err(|e| Box::new(auth_error(&e)))
-}
-
-/// The key a request carries: `X-API-Key`, else `Authorization: Bearer`.
-fn api_key(headers: &HeaderMap) -> Option<&str> {
-    if let Some(k) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
-        return Some(k.trim());
-    }
-    let auth = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = auth.trim().split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
-}
-
-fn auth_error(e: &AuthError) -> Response {
-    let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::FORBIDDEN);
-    let code = match e {
-        AuthError::Missing | AuthError::Unknown => "unauthorized",
-        _ => "forbidden",
-    };
-    let mut response = error(status, code, e.to_string());
-    if status == StatusCode::UNAUTHORIZED {
-        response
-            .headers_mut()
-            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-    }
-    response
-}
-
-fn body_error(rejection: &BytesRejection) -> Response {
-    let status = rejection.status();
-    if status == StatusCode::PAYLOAD_TOO_LARGE {
-        error(
-            status,
-            "payload_too_large",
-            "the request body is over the service's limit (limits.max_body_bytes)",
-        )
-    } else {
-        error(status, "bad_request", rejection.body_text())
-    }
 }
 
 #[cfg(test)]

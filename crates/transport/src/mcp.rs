@@ -40,7 +40,8 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
 
-use crate::service::{AuthError, Caller, DecideError, Scope, Service};
+use crate::http::{api_key, auth_error};
+use crate::service::{Caller, DecideError, Scope, Service};
 
 /// The tool that decides a v1 request.
 const CHECK: &str = "check";
@@ -155,34 +156,8 @@ fn http_config(service: &Service, limit: usize) -> StreamableHttpServerConfig {
     config.with_allowed_hosts(hosts)
 }
 
-/// The key a request carries: `X-API-Key`, else `Authorization: Bearer`.
-fn api_key(headers: &HeaderMap) -> Option<&str> {
-    if let Some(k) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
-        return Some(k.trim());
-    }
-    let auth = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = auth.trim().split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
-}
-
 fn tenant_header(headers: &HeaderMap) -> Option<&str> {
     headers.get("x-tenant-id").and_then(|v| v.to_str().ok())
-}
-
-fn auth_error(e: &AuthError) -> Response {
-    let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::FORBIDDEN);
-    let code = match e {
-        AuthError::Missing | AuthError::Unknown => "unauthorized",
-        _ => "forbidden",
-    };
-    let mut response = crate::http::error(status, code, e.to_string());
-    if status == StatusCode::UNAUTHORIZED {
-        response.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            header::HeaderValue::from_static("Bearer"),
-        );
-    }
-    response
 }
 
 /// Where the tools find the service and the caller.

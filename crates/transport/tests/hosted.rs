@@ -8,25 +8,13 @@
     reason = "test code"
 )]
 
+mod util;
+
+use util::Server;
+
 use std::path::Path;
-use std::sync::Arc;
 
-use palisade_checks::ServiceConfig;
-use palisade_transport::Service;
 use serde_json::{Value, json};
-
-/// A running service and its base URL; stops when dropped.
-struct Server {
-    url: String,
-    task: tokio::task::JoinHandle<()>,
-    client: reqwest::Client,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
 
 /// The policy the tests run against: one check per mapping branch, and the
 /// two rules of the hosted API's example plus one the example leaves out.
@@ -95,20 +83,7 @@ async fn start(dir: &Path, extra: &str) -> Server {
         a = sha("key-acme"),
         o = sha("key-acme-ops"),
     );
-    let config = ServiceConfig::from_yaml_str(&config).unwrap();
-    let service = Arc::new(Service::start(config, None).await.unwrap());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(async move {
-        palisade_transport::serve_http(service, listener, std::future::pending())
-            .await
-            .unwrap();
-    });
-    Server {
-        url: format!("http://{addr}"),
-        task,
-        client: reqwest::Client::new(),
-    }
+    util::start(&config, None).await
 }
 
 const ACME: &[(&str, &str)] = &[("x-api-key", "key-acme"), ("x-tenant-id", "acme")];
@@ -475,21 +450,7 @@ async fn each_agent_has_its_own_rate_limit() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_answer_without_its_audit_record() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let config = ServiceConfig::from_yaml_str("audit: { path: /dev/full }\n").unwrap();
-    let service = Arc::new(Service::start(config, None).await.unwrap());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(async move {
-        palisade_transport::serve_http(service, listener, std::future::pending())
-            .await
-            .unwrap();
-    });
-    let server = Server {
-        url: format!("http://{addr}"),
-        task,
-        client: reqwest::Client::new(),
-    };
+    let server = util::start("audit: { path: /dev/full }\n", None).await;
     let (status, body) = server
         .check_with(&json!({"agent_id": "a", "content": "hello"}), &[])
         .await;

@@ -8,47 +8,16 @@
     reason = "test code"
 )]
 
+mod util;
+
+use util::{Server, start};
+
 use std::path::Path;
 use std::sync::Arc;
 
 use palisade_checks::ServiceConfig;
 use palisade_transport::Service;
 use serde_json::{Value, json};
-
-/// A running service and its base URL; stops when dropped.
-struct Server {
-    url: String,
-    task: tokio::task::JoinHandle<()>,
-    client: reqwest::Client,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
-async fn start(config: &str, policy: Option<&Path>) -> Server {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let config = ServiceConfig::from_yaml_str(config).unwrap();
-    let service = Arc::new(
-        Service::start(config, policy.map(Path::to_path_buf))
-            .await
-            .unwrap(),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(async move {
-        palisade_transport::serve_http(service, listener, std::future::pending())
-            .await
-            .unwrap();
-    });
-    Server {
-        url: format!("http://{addr}"),
-        task,
-        client: reqwest::Client::new(),
-    }
-}
 
 impl Server {
     async fn post(

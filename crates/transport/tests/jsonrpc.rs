@@ -8,52 +8,11 @@
     reason = "test code"
 )]
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+mod util;
 
-use palisade_checks::ServiceConfig;
-use palisade_transport::Service;
+use util::{Server, cstp_policy, start};
+
 use serde_json::{Value, json};
-
-/// A running service and its base URL; stops when dropped.
-struct Server {
-    url: String,
-    task: tokio::task::JoinHandle<()>,
-    client: reqwest::Client,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
-async fn start(config: &str, policy: Option<&Path>) -> Server {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let config = ServiceConfig::from_yaml_str(config).unwrap();
-    let service = Arc::new(
-        Service::start(config, policy.map(Path::to_path_buf))
-            .await
-            .unwrap(),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(async move {
-        palisade_transport::serve_http(service, listener, std::future::pending())
-            .await
-            .unwrap();
-    });
-    Server {
-        url: format!("http://{addr}"),
-        task,
-        client: reqwest::Client::new(),
-    }
-}
-
-/// The example policy the CSTP seed is answered with.
-fn cstp_policy() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cstp-guardrails.yaml")
-}
 
 /// An HTTP answer: status, headers and body text.
 struct Answer {
