@@ -1,5 +1,8 @@
 //! Repository generators. `cargo xtask schemas [--check]` writes (or checks)
-//! the JSON Schemas in `schemas/` from the protocol types.
+//! the JSON Schemas in `schemas/` from the protocol types, and the service's
+//! OpenAPI document built on them.
+
+mod openapi;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -52,9 +55,11 @@ fn generated() -> Result<Vec<(&'static str, String)>> {
     );
     // Optional fields are skipped when absent, so `null` never appears in output.
     strip_null_alternatives(&mut decision);
+    let openapi = openapi::document(&request, &decision)?;
     Ok(vec![
         ("schemas/check-request.v1.json", to_pretty(&request)?),
         ("schemas/decision.v1.json", to_pretty(&decision)?),
+        ("schemas/openapi.json", to_pretty(&openapi)?),
     ])
 }
 

@@ -36,6 +36,7 @@ pub fn router(service: Arc<Service>) -> Router {
         .route("/v1/check/stream", post(crate::stream::check_stream))
         .route("/v1/admin/reload", post(reload))
         .route("/metrics", get(metrics))
+        .route("/openapi.json", get(openapi))
         .route("/health", get(health))
         .route("/healthz", get(health))
         .fallback(not_found)
@@ -203,6 +204,13 @@ async fn metrics(State(service): State<Arc<Service>>, headers: HeaderMap) -> Res
         service.metrics_text(),
     )
         .into_response()
+}
+
+async fn openapi(State(service): State<Arc<Service>>, headers: HeaderMap) -> Response {
+    if let Err(r) = authorize(&service, &headers, Scope::Check) {
+        return *r;
+    }
+    crate::openapi::openapi().await
 }
 
 async fn health() -> Response {

@@ -44,6 +44,8 @@ mod limit;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod metrics;
+#[cfg(feature = "http")]
+mod openapi;
 pub mod service;
 #[cfg(feature = "http")]
 mod stream;

@@ -474,3 +474,30 @@ async fn metrics_count_decisions_findings_and_refusals() {
     }
     assert!(text.contains("# TYPE palisade_decision_duration_seconds histogram"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_openapi_document_is_served() {
+    let server = start("", None).await;
+    let r = server
+        .client
+        .get(format!("{}/openapi.json", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(r.headers()["content-type"], "application/json");
+    let served: Value = r.json().await.unwrap();
+    let file: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../schemas/openapi.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        served, file,
+        "the same document as `cargo xtask schemas` writes"
+    );
+    assert_eq!(served["openapi"], "3.1.0");
+}
