@@ -1471,6 +1471,84 @@ mod service {
     }
 
     #[test]
+    fn sigterm_under_load_loses_no_record_of_an_answer() {
+        let dir = TempDir::new("serve_sigterm_load");
+        let config = dir.write("svc.yaml", "audit: { path: audit.jsonl }\n");
+        let (mut child, addr) = serve(&["--config", arg(&config)]);
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let answered = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        let workers: Vec<_> = (0..4)
+            .map(|w| {
+                let (addr, stop, answered) = (addr.clone(), stop.clone(), answered.clone());
+                std::thread::spawn(move || {
+                    let mut i = 0;
+                    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                        i += 1;
+                        let req = json!({"requestId": format!("w{w}-{i}"), "content": "hello"}).to_string();
+                        // Connection refused or cut: the server is stopping.
+                        let Ok(mut s) = TcpStream::connect(&addr) else { break };
+                        let sent = write!(
+                            s,
+                            "POST /v1/check HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{req}",
+                            req.len()
+                        );
+                        let mut response = String::new();
+                        if sent.is_err() || s.read_to_string(&mut response).is_err() {
+                            break;
+                        }
+                        if response.starts_with("HTTP/1.1 200") {
+                            let body = response.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+                            let d: Value = serde_json::from_str(body).unwrap();
+                            answered.lock().unwrap().push(d["receiptId"].as_str().unwrap().to_owned());
+                        }
+                    }
+                })
+            })
+            .collect();
+        // Let the load build up, then stop the service in the middle of it.
+        while answered.lock().unwrap().len() < 200 {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert_eq!(terminate(&mut child), 0);
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        for w in workers {
+            w.join().unwrap();
+        }
+        let log = dir.path().join("audit.jsonl");
+        let text = std::fs::read_to_string(&log).unwrap();
+        let answered = answered.lock().unwrap();
+        assert!(answered.len() >= 200);
+        for r in answered.iter() {
+            assert!(text.contains(r.as_str()), "answered {r} is in the log");
+        }
+        palisade(&["audit", "verify", arg(&log)]).run().code(0);
+    }
+
+    #[test]
+    fn the_pi_seed_request_over_http_and_events() {
+        let seed = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../protocol/tests/fixtures/pi-request-mcp-write.json"
+        ))
+        .unwrap();
+        let (mut child, addr) = serve(&[]);
+        let (status, body) = http(&addr, "POST", "/v1/check", &seed);
+        assert_eq!(status, 200, "{body}");
+        let d: Value = serde_json::from_str(&body).unwrap();
+        let seed_json: Value = serde_json::from_str(&seed).unwrap();
+        assert_eq!(d["requestId"], seed_json["requestId"]);
+        assert_eq!(d["protocolVersion"], "1");
+        assert_eq!(terminate(&mut child), 0);
+        let line = json!({"event": "guardrails:check", "data": seed_json}).to_string() + "\n";
+        let run = palisade(&["events"]).stdin(line).run();
+        run.code(0);
+        let answers = run.decisions();
+        assert_eq!(answers[0]["event"], "guardrails:decision");
+        assert_eq!(answers[0]["data"]["requestId"], seed_json["requestId"]);
+        assert_eq!(answers[0]["data"]["decision"], d["decision"]);
+    }
+
+    #[test]
     fn serve_refuses_a_public_address_without_keys() {
         let run = palisade(&["serve", "--listen", "0.0.0.0:0"]).run();
         run.code(2);
