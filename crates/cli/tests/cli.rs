@@ -1549,6 +1549,68 @@ mod service {
     }
 
     #[test]
+    fn sighup_reloads_and_an_invalid_policy_keeps_the_old_one() {
+        let dir = TempDir::new("serve_sighup");
+        let policy = dir.write(
+            "p.yaml",
+            "checks:\n  - { id: no-alpha, stage: input, type: blocklist, words: [alpha] }\n",
+        );
+        let (mut child, addr) = serve(&["--policy", arg(&policy)]);
+        let first = |text: &str| {
+            let (status, body) = http(
+                &addr,
+                "POST",
+                "/v1/check",
+                &json!({"content": text}).to_string(),
+            );
+            assert_eq!(status, 200, "{body}");
+            let d: Value = serde_json::from_str(&body).unwrap();
+            d["violations"][0]["checkId"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned()
+        };
+        let hup = |child: &Child| {
+            let ok = Command::new("kill")
+                .args(["-HUP", &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(ok.success());
+            // The reload runs on the service's own task: give it a moment.
+            std::thread::sleep(std::time::Duration::from_millis(300));
+        };
+        assert_eq!(first("alpha beta"), "no-alpha");
+        std::fs::write(
+            &policy,
+            "checks:\n  - { id: broken, stage: input, type: regex, patterns: ['('] }\n",
+        )
+        .unwrap();
+        hup(&child);
+        assert_eq!(
+            first("alpha beta"),
+            "no-alpha",
+            "the invalid policy is refused"
+        );
+        std::fs::write(
+            &policy,
+            "checks:\n  - { id: no-beta, stage: input, type: blocklist, words: [beta] }\n",
+        )
+        .unwrap();
+        hup(&child);
+        // Wait (up to 10 s on a busy machine) for the new policy to serve.
+        let mut seen = first("alpha beta");
+        for _ in 0..100 {
+            if seen == "no-beta" {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            seen = first("alpha beta");
+        }
+        assert_eq!(seen, "no-beta", "the new policy serves");
+        assert_eq!(terminate(&mut child), 0);
+    }
+
+    #[test]
     fn serve_refuses_a_public_address_without_keys() {
         let run = palisade(&["serve", "--listen", "0.0.0.0:0"]).run();
         run.code(2);
