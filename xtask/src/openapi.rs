@@ -222,6 +222,8 @@ fn paths() -> Value {
         "/cstp": {"post": json_rpc("cstp", "/cstp")},
         "/mcp": {"post": mcp()},
         "/v1/admin/reload": {"post": reload()},
+        "/v1/audit": {"get": audit_view()},
+        "/v1/autogen/evaluate": {"post": autogen()},
         "/health": {"get": health("health")},
         "/healthz": {"get": health("healthz")},
         "/metrics": {"get": metrics()},
@@ -362,6 +364,81 @@ fn mcp() -> Value {
         ],
         "requestBody": {"required": true, "content": json_content(schema_ref("McpMessage"))},
         "responses": responses
+    })
+}
+
+fn audit_view() -> Value {
+    let mut responses = responses(
+        json!({
+            "description": "The caller's tenant's last audit records, oldest first, as written in the log.",
+            "content": json_content(json!({
+                "type": "object",
+                "required": ["tenant", "records"],
+                "properties": {
+                    "tenant": {"type": "string"},
+                    "records": {"type": "array", "items": {"type": "object", "description": "One audit line: the record's fields, then `seq`, `prev`, `hash`."}}
+                }
+            }))
+        }),
+        AUTH_ERRORS,
+    );
+    if let Value::Object(r) = &mut responses {
+        r.insert(
+            "400".to_owned(),
+            json!({"description": "`limit` is not from 1 to 10,000.", "content": json_content(schema_ref("Error"))}),
+        );
+        r.insert(
+            "404".to_owned(),
+            json!({"description": "The service has no audit log (`audit_disabled`).", "content": json_content(schema_ref("Error"))}),
+        );
+    }
+    json!({
+        "operationId": "auditRecords",
+        "tags": ["operations"],
+        "summary": "The caller's tenant's audit records",
+        "description": "Needs the `guardrails:admin` scope. A key only ever sees its own tenant's records.",
+        "parameters": [
+            {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 100}, "description": "How many of the last records."}
+        ],
+        "responses": responses
+    })
+}
+
+fn autogen() -> Value {
+    json!({
+        "operationId": "autogenEvaluate",
+        "tags": ["dialects"],
+        "summary": "AutoGen's GuardrailProvider.evaluate",
+        "description": "A tool call is a v1 `tool_use` request (`call_id` is its requestId); `allow` → `allow`, `modify` → `modify` with the redacted arguments, anything else → `deny` with the decision's message as `reason`.",
+        "parameters": tenant_param(),
+        "requestBody": {"required": true, "content": json_content(json!({
+            "type": "object",
+            "required": ["tool_name"],
+            "additionalProperties": false,
+            "properties": {
+                "tool_name": {"type": "string"},
+                "args": {"type": "object"},
+                "agent_name": {"type": "string"},
+                "call_id": {"type": "string"}
+            }
+        }))},
+        "responses": responses(
+            json!({"description": "AutoGen's GuardrailResult.", "content": json_content(json!({
+                "type": "object",
+                "required": ["decision", "metadata"],
+                "properties": {
+                    "decision": {"enum": ["allow", "deny", "modify"]},
+                    "reason": {"type": "string"},
+                    "modified_args": {"type": "object"},
+                    "metadata": {"type": "object", "properties": {
+                        "receiptId": {"type": "string"},
+                        "requestId": {"type": "string"},
+                        "checkIds": {"type": "array", "items": {"type": "string"}}
+                    }}
+                }
+            }))}),
+            CHECK_ERRORS
+        )
     })
 }
 

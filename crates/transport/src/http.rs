@@ -35,6 +35,8 @@ pub fn router(service: Arc<Service>) -> Router {
         .route("/v1/check", post(check))
         .route("/v1/check/stream", post(crate::stream::check_stream))
         .route("/v1/admin/reload", post(reload))
+        .route("/v1/audit", get(audit))
+        .route("/v1/autogen/evaluate", post(autogen))
         .route("/metrics", get(metrics))
         .route("/openapi.json", get(openapi))
         .route("/health", get(health))
@@ -211,6 +213,94 @@ async fn openapi(State(service): State<Arc<Service>>, headers: HeaderMap) -> Res
         return *r;
     }
     crate::openapi::openapi().await
+}
+
+/// Most records `GET /v1/audit` returns.
+const MAX_AUDIT_RECORDS: usize = 10_000;
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AuditQuery {
+    limit: Option<usize>,
+}
+
+/// `GET /v1/audit?limit=N`: the caller's tenant's last audit records.
+async fn audit(
+    State(service): State<Arc<Service>>,
+    headers: HeaderMap,
+    query: Result<axum::extract::Query<AuditQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let caller = match authorize(&service, &headers, Scope::Admin) {
+        Ok(c) => c,
+        Err(r) => return *r,
+    };
+    let limit = match query {
+        Ok(q) => q.limit.unwrap_or(100),
+        Err(e) => return error(StatusCode::BAD_REQUEST, "invalid_request", e.body_text()),
+    };
+    if limit == 0 || limit > MAX_AUDIT_RECORDS {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            format!("`limit` must be from 1 to {MAX_AUDIT_RECORDS}"),
+        );
+    }
+    match service.audit_records(&caller.tenant, limit).await {
+        None => error(
+            StatusCode::NOT_FOUND,
+            "audit_disabled",
+            "the service has no audit log (the config's `audit` section)",
+        ),
+        Some(Err(e)) => error(StatusCode::SERVICE_UNAVAILABLE, "audit_unavailable", e),
+        Some(Ok(records)) => (
+            StatusCode::OK,
+            axum::Json(json!({"tenant": caller.tenant, "records": records})),
+        )
+            .into_response(),
+    }
+}
+
+/// `POST /v1/autogen/evaluate`: AutoGen's `GuardrailProvider.evaluate`.
+async fn autogen(
+    State(service): State<Arc<Service>>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    use crate::dialect::autogen;
+    let caller = match authorize(&service, &headers, Scope::Check) {
+        Ok(c) => c,
+        Err(r) => return *r,
+    };
+    let raw = match body(raw) {
+        Ok(b) => b,
+        Err(r) => return *r,
+    };
+    let de = &mut serde_json::Deserializer::from_slice(&raw);
+    let evaluate: autogen::Evaluate = match serde_path_to_error::deserialize(de) {
+        Ok(e) => e,
+        Err(e) => {
+            let at = e.path().to_string();
+            let message = if at == "." {
+                e.inner().to_string()
+            } else {
+                format!("{at}: {}", e.inner())
+            };
+            return error(StatusCode::BAD_REQUEST, "invalid_request", message);
+        }
+    };
+    let request = autogen::request(&evaluate);
+    match service.decide(&caller, &request).await {
+        Ok(d) => (StatusCode::OK, axum::Json(autogen::result(&d))).into_response(),
+        Err(DecideError::RateLimited(l)) => rate_limited(l),
+        Err(DecideError::Request(e)) => {
+            error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string())
+        }
+        Err(e) => error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "audit_unavailable",
+            e.to_string(),
+        ),
+    }
 }
 
 async fn health() -> Response {

@@ -35,9 +35,11 @@ mod hosted;
 pub mod http;
 #[cfg(feature = "jsonrpc")]
 mod jsonrpc;
-#[cfg(any(feature = "jsonrpc", feature = "mcp"))]
+#[cfg(feature = "http")]
 mod dialect {
     //! Mappings between other wire formats and the v1 types (SPEC §6).
+    pub(crate) mod autogen;
+    #[cfg(any(feature = "jsonrpc", feature = "mcp"))]
     pub(crate) mod cstp;
 }
 mod limit;

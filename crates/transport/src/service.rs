@@ -246,6 +246,41 @@ impl Service {
         self
     }
 
+    /// The last `limit` audit records of `tenant` (oldest first), as
+    /// written; `None` when the service has no audit log. Reads the whole
+    /// log: an operator's view, not a hot path.
+    pub async fn audit_records(
+        &self,
+        tenant: &str,
+        limit: usize,
+    ) -> Option<Result<Vec<serde_json::Value>, String>> {
+        let path = self.config.audit.as_ref()?.path.clone();
+        let tenant = tenant.to_owned();
+        let read =
+            tokio::task::spawn_blocking(move || -> Result<Vec<serde_json::Value>, String> {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("cannot read the audit log `{}`: {e}", path.display()))?;
+                let mut out: std::collections::VecDeque<serde_json::Value> =
+                    std::collections::VecDeque::new();
+                for line in text.lines() {
+                    let Ok(record) = serde_json::from_str::<serde_json::Value>(line) else {
+                        continue;
+                    };
+                    if record.get("tenant").and_then(serde_json::Value::as_str)
+                        == Some(tenant.as_str())
+                    {
+                        if out.len() == limit {
+                            out.pop_front();
+                        }
+                        out.push_back(record);
+                    }
+                }
+                Ok(out.into())
+            })
+            .await;
+        Some(read.unwrap_or_else(|e| Err(e.to_string())))
+    }
+
     /// The metrics in the Prometheus text format.
     pub fn metrics_text(&self) -> String {
         let breakers: Vec<(String, u8)> = self

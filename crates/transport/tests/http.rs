@@ -501,3 +501,99 @@ async fn the_openapi_document_is_served() {
     );
     assert_eq!(served["openapi"], "3.1.0");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tenant_sees_only_its_own_audit_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&tenants(dir.path()), None).await;
+    for (key, text) in [
+        ("key-acme", "alpha one"),
+        ("key-globex", "beta two"),
+        ("key-acme", "three"),
+    ] {
+        let (s, _) = server
+            .check(&json!({"content": text}), &[("x-api-key", key)])
+            .await;
+        assert_eq!(s, 200);
+    }
+    let get = |headers: &'static [(&'static str, &'static str)], query: &'static str| {
+        let mut r = server.client.get(format!("{}/v1/audit{query}", server.url));
+        for (k, v) in headers {
+            r = r.header(*k, *v);
+        }
+        async move {
+            let response = r.send().await.unwrap();
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.unwrap())
+        }
+    };
+    let (s, body) = get(&[("x-api-key", "key-acme-ops")], "").await;
+    assert_eq!(s, 200, "{body}");
+    assert_eq!(body["tenant"], "acme");
+    let records = body["records"].as_array().unwrap();
+    assert_eq!(
+        records.len(),
+        2,
+        "acme's two decisions, not globex's: {body}"
+    );
+    assert!(records.iter().all(|r| r["tenant"] == "acme"));
+    let (s, body) = get(&[("x-api-key", "key-acme-ops")], "?limit=1").await;
+    assert_eq!(s, 200);
+    assert_eq!(body["records"].as_array().unwrap().len(), 1);
+    let (s, _) = get(&[("x-api-key", "key-acme")], "").await;
+    assert_eq!(s, 403, "viewing the audit needs the admin scope");
+    let (s, body) = get(&[("x-api-key", "key-acme-ops")], "?limit=0").await;
+    assert_eq!(s, 400, "{body}");
+
+    let plain = start("", None).await;
+    let r = plain
+        .client
+        .get(format!("{}/v1/audit", plain.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autogen_evaluate_allows_denies_and_modifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("p.yaml");
+    std::fs::write(
+        &policy,
+        "checks:\n  - { id: rm, stage: tool_use, type: command }\n  - { id: keys, stage: tool_use, type: secrets, on_fail: redact }\n",
+    )
+    .unwrap();
+    let server = start("", Some(&policy)).await;
+    let evaluate = |body: Value| server.post("/v1/autogen/evaluate", body.to_string(), &[]);
+    let (s, r) =
+        evaluate(json!({"tool_name": "bash", "args": {"command": "ls"}, "call_id": "c1"})).await;
+    assert_eq!(s, 200);
+    assert_eq!(r["decision"], "allow");
+    assert_eq!(r["metadata"]["requestId"], "c1");
+    assert!(r.get("reason").is_none());
+    let (_, r) = evaluate(
+        json!({"tool_name": "bash", "args": {"command": "rm -rf /"}, "agent_name": "coder"}),
+    )
+    .await;
+    assert_eq!(r["decision"], "deny");
+    assert!(r["reason"].as_str().unwrap().contains("'rm'"), "{r}");
+    assert_eq!(r["metadata"]["checkIds"], json!(["rm"]));
+    let (_, r) =
+        evaluate(json!({"tool_name": "http_post", "args": {"token": "AKIAZ7QK4LMNP2RTX9WB"}}))
+            .await;
+    assert_eq!(r["decision"], "modify", "{r}");
+    assert_eq!(
+        r["modified_args"],
+        json!({"token": "[REDACTED:aws_access_key_id]"})
+    );
+    let (s, body) = evaluate(json!({"args": {}})).await;
+    assert_eq!(s, 400);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("tool_name"),
+        "{body}"
+    );
+}

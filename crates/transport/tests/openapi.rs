@@ -25,6 +25,8 @@ const ENDPOINTS: &[(&str, &[&str])] = &[
     ("/cstp", &["post"]),
     ("/mcp", &["post"]),
     ("/v1/admin/reload", &["post"]),
+    ("/v1/audit", &["get"]),
+    ("/v1/autogen/evaluate", &["post"]),
     ("/health", &["get"]),
     ("/healthz", &["get"]),
     ("/metrics", &["get"]),
@@ -202,7 +204,13 @@ async fn status(server: &util::Server, method: &str, path: &str) -> u16 {
 /// document's own route is left out so that this holds whatever serves it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_service_answers_exactly_the_documented_routes() {
-    let server = util::start("", None).await;
+    // With an audit log, so that `/v1/audit` has records to show.
+    let dir = tempfile::tempdir().unwrap();
+    let config = format!(
+        "audit: {{ path: '{}' }}\n",
+        dir.path().join("a.jsonl").display()
+    );
+    let server = util::start(&config, None).await;
     let doc = document();
     let documented = documented(&doc);
     for (path, _) in ENDPOINTS.iter().filter(|(p, _)| *p != "/openapi.json") {
