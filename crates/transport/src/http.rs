@@ -176,10 +176,17 @@ pub fn rate_limited(limited: crate::RateLimited) -> Response {
 }
 
 async fn reload(State(service): State<Arc<Service>>, headers: HeaderMap) -> Response {
-    if let Err(r) = authorize(&service, &headers, Scope::Admin) {
-        return *r;
-    }
-    match service.reload() {
+    let caller = match authorize(&service, &headers, Scope::Admin) {
+        Ok(c) => c,
+        Err(r) => return *r,
+    };
+    // An admin key reloads its own tenant's policy; without keys, all.
+    let result = if service.requires_keys() {
+        service.reload_tenant(&caller.tenant)
+    } else {
+        service.reload()
+    };
+    match result {
         Ok(n) => (
             StatusCode::OK,
             axum::Json(json!({"reloaded": true, "tenants": n})),
@@ -197,13 +204,15 @@ async fn reload(State(service): State<Arc<Service>>, headers: HeaderMap) -> Resp
 }
 
 async fn metrics(State(service): State<Arc<Service>>, headers: HeaderMap) -> Response {
-    if let Err(r) = authorize(&service, &headers, Scope::Check) {
-        return *r;
-    }
+    let caller = match authorize(&service, &headers, Scope::Check) {
+        Ok(c) => c,
+        Err(r) => return *r,
+    };
     (
         StatusCode::OK,
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        service.metrics_text(),
+        // A key sees its own tenant's series only.
+        service.metrics_text(service.requires_keys().then_some(caller.tenant.as_str())),
     )
         .into_response()
 }

@@ -19,8 +19,8 @@ const BUCKETS: &[f64] = &[
 #[derive(Debug, Default)]
 struct Inner {
     decisions: BTreeMap<(String, &'static str, String), u64>,
-    findings: BTreeMap<(String, String), u64>,
-    async_checks: BTreeMap<(String, &'static str), u64>,
+    findings: BTreeMap<(String, String, String), u64>,
+    async_checks: BTreeMap<(String, String, &'static str), u64>,
     rate_limited: BTreeMap<String, u64>,
     latency_counts: Vec<u64>,
     latency_sum: f64,
@@ -51,7 +51,7 @@ impl Metrics {
             .or_default() += 1;
         for f in d.findings() {
             *m.findings
-                .entry((f.check_id.clone(), f.action.to_string()))
+                .entry((tenant.to_owned(), f.check_id.clone(), f.action.to_string()))
                 .or_default() += 1;
             if let Some(t) = ASYNC.iter().find(|t| **t == f.check_type) {
                 let outcome = match f.action {
@@ -65,7 +65,9 @@ impl Metrics {
                     }
                     _ => "hit",
                 };
-                *m.async_checks.entry((t.to_string(), outcome)).or_default() += 1;
+                *m.async_checks
+                    .entry((tenant.to_owned(), t.to_string(), outcome))
+                    .or_default() += 1;
             }
         }
         if m.latency_counts.is_empty() {
@@ -91,15 +93,17 @@ impl Metrics {
     }
 
     /// The text exposition; `breakers` gives each tenant's breaker state
-    /// (0 closed, 1 open, 2 half-open).
-    pub fn render(&self, breakers: &[(String, u8)]) -> String {
+    /// (0 closed, 1 open, 2 half-open). With `Some(tenant)`, only that
+    /// tenant's series (the latency histogram is the service's).
+    pub fn render(&self, breakers: &[(String, u8)], only: Option<&str>) -> String {
         let m = self.lock();
+        let shown = |tenant: &str| only.is_none_or(|o| o == tenant);
         let mut out = String::new();
         let _ = writeln!(
             out,
             "# HELP palisade_decisions_total Decisions answered, by tenant, stage and decision.\n# TYPE palisade_decisions_total counter"
         );
-        for ((tenant, stage, decision), n) in &m.decisions {
+        for ((tenant, stage, decision), n) in m.decisions.iter().filter(|((t, ..), _)| shown(t)) {
             let _ = writeln!(
                 out,
                 "palisade_decisions_total{{tenant=\"{}\",stage=\"{stage}\",decision=\"{decision}\"}} {n}",
@@ -110,10 +114,11 @@ impl Metrics {
             out,
             "# HELP palisade_findings_total Findings reported, by check and action.\n# TYPE palisade_findings_total counter"
         );
-        for ((check, action), n) in &m.findings {
+        for ((tenant, check, action), n) in m.findings.iter().filter(|((t, ..), _)| shown(t)) {
             let _ = writeln!(
                 out,
-                "palisade_findings_total{{check=\"{}\",action=\"{action}\"}} {n}",
+                "palisade_findings_total{{tenant=\"{}\",check=\"{}\",action=\"{action}\"}} {n}",
+                escape(tenant),
                 escape(check)
             );
         }
@@ -121,17 +126,18 @@ impl Metrics {
             out,
             "# HELP palisade_async_check_outcomes_total Async checks that hit or failed, by type and outcome.\n# TYPE palisade_async_check_outcomes_total counter"
         );
-        for ((t, outcome), n) in &m.async_checks {
+        for ((tenant, t, outcome), n) in m.async_checks.iter().filter(|((x, ..), _)| shown(x)) {
             let _ = writeln!(
                 out,
-                "palisade_async_check_outcomes_total{{type=\"{t}\",outcome=\"{outcome}\"}} {n}"
+                "palisade_async_check_outcomes_total{{tenant=\"{}\",type=\"{t}\",outcome=\"{outcome}\"}} {n}",
+                escape(tenant)
             );
         }
         let _ = writeln!(
             out,
             "# HELP palisade_rate_limited_total Requests refused by their rate limit, by tenant.\n# TYPE palisade_rate_limited_total counter"
         );
-        for (tenant, n) in &m.rate_limited {
+        for (tenant, n) in m.rate_limited.iter().filter(|(t, _)| shown(t)) {
             let _ = writeln!(
                 out,
                 "palisade_rate_limited_total{{tenant=\"{}\"}} {n}",

@@ -246,9 +246,10 @@ impl Service {
         self
     }
 
-    /// The last `limit` audit records of `tenant` (oldest first), as
-    /// written; `None` when the service has no audit log. Reads the whole
-    /// log: an operator's view, not a hot path.
+    /// The last `limit` audit records of `tenant` (oldest first), parsed
+    /// (their members come back in alphabetical order: check the chain with
+    /// `palisade audit verify` on the file); `None` when the service has no
+    /// audit log. Reads the whole log: an operator's view, not a hot path.
     pub async fn audit_records(
         &self,
         tenant: &str,
@@ -281,11 +282,13 @@ impl Service {
         Some(read.unwrap_or_else(|e| Err(e.to_string())))
     }
 
-    /// The metrics in the Prometheus text format.
-    pub fn metrics_text(&self) -> String {
+    /// The metrics in the Prometheus text format: every tenant's, or with
+    /// `Some(tenant)` only that tenant's series.
+    pub fn metrics_text(&self, only: Option<&str>) -> String {
         let breakers: Vec<(String, u8)> = self
             .tenants
             .iter()
+            .filter(|(name, _)| only.is_none_or(|o| o == name.as_str()))
             .filter_map(|(name, t)| {
                 let state = t.breaker.as_ref()?.state();
                 let n = match state {
@@ -296,7 +299,7 @@ impl Service {
                 Some((name.clone(), n))
             })
             .collect();
-        self.metrics.render(&breakers)
+        self.metrics.render(&breakers, only)
     }
 
     /// The circuit breaker state of a tenant (`closed` without a breaker).
@@ -331,10 +334,7 @@ impl Service {
     ) -> Result<palisade_protocol::Decision, DecideError> {
         let started = std::time::Instant::now();
         let agent = request.agent.as_ref().and_then(|a| a.id.as_deref());
-        if let Err(limited) = self.admit(&caller.tenant, agent) {
-            self.metrics.rate_limited(&caller.tenant);
-            return Err(limited.into());
-        }
+        self.admit(&caller.tenant, agent)?;
         let breaker = self
             .tenants
             .get(&caller.tenant)
@@ -361,6 +361,9 @@ impl Service {
             d.replacement =
                 Some(palisade_engine::default_replacement(request.effective_stage()).to_owned());
             d.evaluated = Some(0);
+            d.mode = Some(caller.guard.engine().policy().mode());
+            d.provider = Some(palisade_protocol::Provider::palisade());
+            d.duration_us = Some(started.elapsed().as_micros() as u64);
             d.evaluated_at = Some(palisade_engine::rfc3339(std::time::SystemTime::now()));
             caller
                 .guard
@@ -400,7 +403,9 @@ impl Service {
     pub fn admit(&self, tenant: &str, agent: Option<&str>) -> Result<(), RateLimited> {
         match &self.limiter {
             None => Ok(()),
-            Some(l) => l.take(tenant, agent.unwrap_or("")),
+            Some(l) => l.take(tenant, agent.unwrap_or("")).inspect_err(|_| {
+                self.metrics.rate_limited(tenant);
+            }),
         }
     }
 
@@ -476,9 +481,22 @@ impl Service {
     /// one is valid do they replace the running ones (an invalid policy never
     /// replaces a valid one). The errors name the file and every problem.
     pub fn reload(&self) -> Result<usize, Vec<String>> {
+        self.reload_only(None)
+    }
+
+    /// Re-reads one tenant's policy (an admin key's own), as
+    /// [`Service::reload`] does for all.
+    pub fn reload_tenant(&self, tenant: &str) -> Result<usize, Vec<String>> {
+        self.reload_only(Some(tenant))
+    }
+
+    fn reload_only(&self, only: Option<&str>) -> Result<usize, Vec<String>> {
         let mut loaded = Vec::new();
         let mut errors = Vec::new();
         for (name, t) in &self.tenants {
+            if only.is_some_and(|o| o != name) {
+                continue;
+            }
             match load_engine(t.policy.as_deref()) {
                 Ok(engine) => loaded.push((name, engine)),
                 Err(e) => errors.push(format!("tenant `{name}`: {e}")),

@@ -465,7 +465,7 @@ async fn metrics_count_decisions_findings_and_refusals() {
         .unwrap();
     for line in [
         "palisade_decisions_total{tenant=\"default\",stage=\"tool_use\",decision=\"block\"} 1",
-        "palisade_findings_total{check=\"dangerous-commands\",action=\"block\"} 1",
+        "palisade_findings_total{tenant=\"default\",check=\"dangerous-commands\",action=\"block\"} 1",
         "palisade_rate_limited_total{tenant=\"default\"} 1",
         "palisade_decision_duration_seconds_count 1",
         "palisade_circuit_breaker_state{tenant=\"default\"} 0",
@@ -596,4 +596,40 @@ async fn autogen_evaluate_allows_denies_and_modifies() {
             .contains("tool_name"),
         "{body}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_sees_and_reloads_only_its_tenant() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&tenants(dir.path()), None).await;
+    for key in ["key-acme", "key-globex"] {
+        let (s, _) = server
+            .check(&json!({"content": "alpha beta"}), &[("x-api-key", key)])
+            .await;
+        assert_eq!(s, 200);
+    }
+    let text = server
+        .client
+        .get(format!("{}/metrics", server.url))
+        .header("x-api-key", "key-acme")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(text.contains("tenant=\"acme\""), "{text}");
+    assert!(!text.contains("globex"), "another tenant's series: {text}");
+    assert!(
+        !text.contains("no-beta"),
+        "another tenant's check ids: {text}"
+    );
+
+    // globex's policy breaks; acme's admin reloads acme only, and succeeds.
+    std::fs::write(dir.path().join("globex.yaml"), "checks: 5\n").unwrap();
+    let (s, body) = server
+        .post("/v1/admin/reload", "", &[("x-api-key", "key-acme-ops")])
+        .await;
+    assert_eq!(s, 200, "{body}");
+    assert_eq!(body["tenants"], 1);
 }
