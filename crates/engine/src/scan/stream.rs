@@ -26,6 +26,7 @@ use crate::engine::{Engine, stage_index};
 use crate::error::RequestError;
 use crate::eval::{Field, FieldKind, Hit, build};
 use crate::policy::CheckKind;
+use crate::scan::NO_LABEL;
 
 /// Longest window used to confirm a pattern whose matches have no length bound.
 const UNBOUNDED_WINDOW: usize = 64 * 1024;
@@ -44,6 +45,8 @@ enum Target {
         max_len: Option<usize>,
         whole: bool,
         validate: Option<fn(&str) -> bool>,
+        /// The built-in detector ([`crate::scan::NO_LABEL`]: the check's own pattern).
+        label: u32,
     },
 }
 
@@ -78,7 +81,8 @@ impl StreamAutomaton {
         let mut add_regex = |hir: Hir,
                              check: u32,
                              whole: bool,
-                             validate: Option<fn(&str) -> bool>|
+                             validate: Option<fn(&str) -> bool>,
+                             label: u32|
          -> Result<(), String> {
             // Decided on the exact pattern: its relaxed form may have lost a
             // trailing `\b` that needs the next character.
@@ -89,6 +93,7 @@ impl StreamAutomaton {
                 max_len: hir.properties().maximum_len(),
                 whole,
                 validate,
+                label,
             });
             hirs.push(pattern::relax(&hir));
             Ok(())
@@ -97,7 +102,7 @@ impl StreamAutomaton {
             match &engine.policy.checks[c as usize].kind {
                 CheckKind::Regex { patterns } => {
                     for p in patterns {
-                        add_regex(pattern::parse(p)?, c, false, None)?;
+                        add_regex(pattern::parse(p)?, c, false, None, NO_LABEL)?;
                     }
                 }
                 CheckKind::Blocklist {
@@ -121,21 +126,23 @@ impl StreamAutomaton {
                             });
                         } else {
                             let source = format!("(?i){}", regex_syntax::escape(w));
-                            add_regex(pattern::parse(&source)?, c, *whole_words, None)?;
+                            add_regex(pattern::parse(&source)?, c, *whole_words, None, NO_LABEL)?;
                         }
                     }
                 }
                 CheckKind::Secrets { detectors } => {
-                    for d in crate::detect::SECRETS {
+                    for (i, d) in crate::detect::SECRETS.iter().enumerate() {
                         if detectors.is_empty() || detectors.iter().any(|x| x == d.id) {
-                            add_regex(pattern::parse(d.pattern)?, c, false, d.validate)?;
+                            let label = crate::detect::label(crate::detect::Kind::Secret, i);
+                            add_regex(pattern::parse(d.pattern)?, c, false, d.validate, label)?;
                         }
                     }
                 }
                 CheckKind::Pii { entities } => {
-                    for d in crate::detect::PII {
+                    for (i, d) in crate::detect::PII.iter().enumerate() {
                         if entities.is_empty() || entities.iter().any(|x| x == d.id) {
-                            add_regex(pattern::parse(d.pattern)?, c, false, d.validate)?;
+                            let label = crate::detect::label(crate::detect::Kind::Pii, i);
+                            add_regex(pattern::parse(d.pattern)?, c, false, d.validate, label)?;
                         }
                     }
                 }
@@ -389,6 +396,10 @@ impl StreamScanner<'_> {
             return;
         }
         let text = self.text.as_str();
+        let label = match target {
+            Target::Regex { label, .. } => *label,
+            Target::Word { .. } => NO_LABEL,
+        };
         let span = match target {
             Target::Word {
                 bytes,
@@ -453,7 +464,7 @@ impl StreamScanner<'_> {
                 field: 0,
                 start,
                 end,
-                label: crate::scan::NO_LABEL,
+                label,
             });
             let on_fail = self.engine.policy.checks[check as usize].on_fail;
             let action = on_fail.effective(self.engine.policy.mode);

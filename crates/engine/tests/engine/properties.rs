@@ -271,3 +271,33 @@ proptest! {
         }
     }
 }
+
+/// An interim streamed decision redacts with the detector's typed
+/// placeholder, as the whole-text decision does.
+#[test]
+fn streamed_redactions_use_typed_placeholders() {
+    let engine = palisade_engine::Engine::from_yaml_str(
+        "checks:\n  - { id: pii-in-output, stage: output, type: pii, on_fail: redact }\n",
+    )
+    .unwrap();
+    let text = "write to bob.smith@fastmail.com today\n";
+    let whole = engine.evaluate(&CheckRequest::output(text)).unwrap();
+    let whole_content = whole.modified.as_ref().unwrap().content.clone().unwrap();
+    assert!(
+        whole_content.contains("[REDACTED:email]"),
+        "{whole_content}"
+    );
+    let mut stream = engine
+        .stream(&CheckRequest::new().with_stage(Stage::Output))
+        .unwrap();
+    let mut interim = None;
+    for piece in ["write to bob.sm", "ith@fastmail.com", " today\n"] {
+        if let Some(d) = stream.push(piece) {
+            interim = Some(d);
+        }
+    }
+    let interim = interim.expect("the address is reported while streaming");
+    let content = interim.modified.unwrap().content.unwrap();
+    assert!(content.contains("[REDACTED:email]"), "{content}");
+    assert!(!content.contains("[REDACTED:pii-in-output]"), "{content}");
+}
