@@ -98,9 +98,7 @@ pub(crate) fn events(args: &ServiceArgs) -> anyhow::Result<u8> {
     let config = load_config(args.config.as_deref())?;
     runtime()?.block_on(async {
         let service = start(args, config).await?;
-        let caller = service
-            .authorize(None, None, palisade_transport::Scope::Check)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let caller = service.local(None).map_err(|e| anyhow::anyhow!("{e}"))?;
         let input = tokio::io::BufReader::new(tokio::io::stdin());
         let result =
             palisade_transport::events::serve(caller.guard, input, tokio::io::stdout()).await;

@@ -1658,6 +1658,21 @@ mod service {
     }
 
     #[test]
+    fn local_transports_need_no_key_with_keys_configured() {
+        let dir = TempDir::new("local_with_keys");
+        let config = dir.write(
+            "svc.yaml",
+            "keys:\n  - { id: ci, sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08, tenant: default, scopes: [guardrails:check] }\n",
+        );
+        let line = json!({"requestId": "k1", "content": "hello"}).to_string() + "\n";
+        let run = palisade(&["events", "--config", arg(&config)])
+            .stdin(line)
+            .run();
+        run.code(0);
+        assert_eq!(run.decisions()[0]["data"]["decision"], "allow");
+    }
+
+    #[test]
     fn events_answers_each_line() {
         let input = [
             json!({"event": "guardrails:check", "data": {"requestId": "e1", "tool": {"name": "bash", "arguments": {"command": "rm -rf /"}}}}).to_string(),

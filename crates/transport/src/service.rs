@@ -477,6 +477,28 @@ impl Service {
         })
     }
 
+    /// The caller of a local transport (`palisade events`, MCP over stdio):
+    /// the process on the other end of the pipes started the service, so no
+    /// key is asked for; it speaks for `tenant` (the default tenant when
+    /// `None`).
+    pub fn local(&self, tenant: Option<&str>) -> Result<Caller, AuthError> {
+        let tenant = tenant.unwrap_or(DEFAULT_TENANT);
+        let t = self
+            .tenants
+            .get(tenant)
+            .ok_or_else(|| AuthError::NoTenant(tenant.to_owned()))?;
+        let guard = t
+            .guard
+            .read()
+            .map(|g| g.clone())
+            .unwrap_or_else(|poisoned| poisoned.into_inner().clone());
+        Ok(Caller {
+            tenant: tenant.to_owned(),
+            key: None,
+            guard,
+        })
+    }
+
     /// Re-reads every tenant's policy. All are loaded first; only when every
     /// one is valid do they replace the running ones (an invalid policy never
     /// replaces a valid one). The errors name the file and every problem.

@@ -507,18 +507,6 @@ async fn stdio_serves_both_tools_as_the_default_tenant() {
     assert_eq!(served, Ok(()));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn stdio_refuses_a_service_with_keys() {
-    let dir = tempfile::tempdir().unwrap();
-    let service = service(&keyed_config(dir.path()), None).await;
-    let (_client_side, server_side) = tokio::io::duplex(1024);
-    let (read, write) = tokio::io::split(server_side);
-    let error = palisade_transport::mcp::serve_io(service, read, write)
-        .await
-        .unwrap_err();
-    assert!(error.contains("API keys"), "{error}");
-}
-
 /// A tool the server does not have is a protocol error, not a tool result.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unknown_tool_is_an_error() {
