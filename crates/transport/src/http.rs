@@ -121,17 +121,40 @@ pub(crate) fn body_error(rejection: &BytesRejection) -> Response {
     }
 }
 
+/// The caller and the body of a check request, or the response refusing it.
+fn admitted(
+    service: &Service,
+    headers: &HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<(Caller, Bytes), Box<Response>> {
+    let caller = authorize(service, headers, Scope::Check)?;
+    Ok((caller, body(raw)?))
+}
+
+/// The response of a request that got no decision: 429, 400, or 503 (the
+/// audit record could not be written, so no decision is answered).
+pub(crate) fn decide_error(e: DecideError) -> Response {
+    match e {
+        DecideError::RateLimited(limited) => rate_limited(limited),
+        DecideError::Request(e) => error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string()),
+        other => {
+            tracing::error!("{other}");
+            error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "audit_unavailable",
+                other.to_string(),
+            )
+        }
+    }
+}
+
 async fn check(
     State(service): State<Arc<Service>>,
     headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let caller = match authorize(&service, &headers, Scope::Check) {
-        Ok(c) => c,
-        Err(r) => return *r,
-    };
-    let raw = match body(raw) {
-        Ok(b) => b,
+    let (caller, raw) = match admitted(&service, &headers, raw) {
+        Ok(x) => x,
         Err(r) => return *r,
     };
     let Ok(text) = std::str::from_utf8(&raw) else {
@@ -147,18 +170,7 @@ async fn check(
     };
     match service.decide(&caller, &request).await {
         Ok(decision) => (StatusCode::OK, axum::Json(decision)).into_response(),
-        Err(DecideError::RateLimited(limited)) => rate_limited(limited),
-        Err(DecideError::Request(e)) => {
-            error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string())
-        }
-        Err(e) => {
-            tracing::error!("{e}");
-            error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "audit_unavailable",
-                e.to_string(),
-            )
-        }
+        Err(e) => decide_error(e),
     }
 }
 
@@ -276,12 +288,8 @@ async fn autogen(
     raw: Result<Bytes, BytesRejection>,
 ) -> Response {
     use crate::dialect::autogen;
-    let caller = match authorize(&service, &headers, Scope::Check) {
-        Ok(c) => c,
-        Err(r) => return *r,
-    };
-    let raw = match body(raw) {
-        Ok(b) => b,
+    let (caller, raw) = match admitted(&service, &headers, raw) {
+        Ok(x) => x,
         Err(r) => return *r,
     };
     let de = &mut serde_json::Deserializer::from_slice(&raw);
@@ -300,15 +308,7 @@ async fn autogen(
     let request = autogen::request(&evaluate);
     match service.decide(&caller, &request).await {
         Ok(d) => (StatusCode::OK, axum::Json(autogen::result(&d))).into_response(),
-        Err(DecideError::RateLimited(l)) => rate_limited(l),
-        Err(DecideError::Request(e)) => {
-            error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string())
-        }
-        Err(e) => error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "audit_unavailable",
-            e.to_string(),
-        ),
+        Err(e) => decide_error(e),
     }
 }
 

@@ -20,8 +20,8 @@ use serde::Deserialize;
 use tokio::sync::mpsc;
 
 use crate::breaker::State as BreakerState;
-use crate::http::{authorize_headers, error, rate_limited};
-use crate::service::{Caller, DecideError, Scope, Service};
+use crate::http::{authorize_headers, decide_error, error, rate_limited};
+use crate::service::{Caller, Scope, Service};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -169,18 +169,6 @@ async fn run(
             );
             let _ = tx.send(Bytes::from(line_of(&d))).await;
         }
-    }
-}
-
-fn decide_error(e: DecideError) -> Response {
-    match e {
-        DecideError::RateLimited(l) => rate_limited(l),
-        DecideError::Request(r) => error(StatusCode::BAD_REQUEST, "invalid_request", r.to_string()),
-        other => error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "audit_unavailable",
-            other.to_string(),
-        ),
     }
 }
 
