@@ -52,24 +52,38 @@ where
         }
         output.flush().await
     });
-    let mut lines = input.lines();
+    let mut input = input;
+    let mut buf = Vec::new();
     let mut tasks = tokio::task::JoinSet::new();
     loop {
-        let line = match lines.next_line().await {
-            Ok(Some(line)) => line,
-            Ok(None) => break,
-            Err(e) => {
-                // Not UTF-8: answer with an error and go on.
+        let line = match read_line(&mut input, &mut buf, MAX_LINE_BYTES).await? {
+            Line::End => break,
+            Line::TooLong => {
                 let d = Decision::error(
                     new_id(),
-                    "request.malformed",
-                    format!("line is not valid UTF-8 text: {e}"),
+                    "request.too_large",
+                    format!("the line is over {MAX_LINE_BYTES} bytes"),
                 );
                 if tx.send(Ok(answer(&d))).await.is_err() {
                     break;
                 }
                 continue;
             }
+            Line::Text => match std::str::from_utf8(&buf) {
+                Ok(text) => text.to_owned(),
+                Err(e) => {
+                    // Not UTF-8: answer with an error and go on.
+                    let d = Decision::error(
+                        new_id(),
+                        "request.malformed",
+                        format!("line is not valid UTF-8 text: {e}"),
+                    );
+                    if tx.send(Ok(answer(&d))).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+            },
         };
         if line.trim().is_empty() {
             continue;
@@ -90,14 +104,6 @@ where
 
 /// The answer line to one input line, or a fatal error.
 async fn decide(guard: &Guard, line: &str) -> Result<String, String> {
-    if line.len() > MAX_LINE_BYTES {
-        let d = Decision::error(
-            new_id(),
-            "request.too_large",
-            format!("the line is over {MAX_LINE_BYTES} bytes"),
-        );
-        return Ok(answer(&d));
-    }
     let value: Option<Value> = serde_json::from_str(line).ok();
     let envelope = value.as_ref().and_then(|v| v.get("event")).is_some();
     let request_text = match &value {
@@ -153,6 +159,64 @@ async fn decide(guard: &Guard, line: &str) -> Result<String, String> {
     }
 }
 
+/// What [`read_line`] read.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// A line (without its `\n` or `\r\n`) is in the buffer.
+    Text,
+    /// A line over the limit was read and dropped; only the limit's worth of
+    /// it was ever held in memory.
+    TooLong,
+    /// The input ended.
+    End,
+}
+
+/// Reads the next line into `buf`, holding at most `max` bytes of it: the
+/// rest of a longer line is skipped as it is read.
+async fn read_line<R: AsyncBufRead + Unpin>(
+    input: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Line> {
+    buf.clear();
+    let mut too_long = false;
+    let mut read_any = false;
+    loop {
+        let chunk = input.fill_buf().await?;
+        if chunk.is_empty() {
+            break;
+        }
+        read_any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        if !too_long {
+            if buf.len() + part.len() > max {
+                too_long = true;
+                buf.clear();
+            } else {
+                buf.extend_from_slice(part);
+            }
+        }
+        let used = done.unwrap_or(chunk.len());
+        input.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if too_long {
+        return Ok(Line::TooLong);
+    }
+    if !read_any {
+        return Ok(Line::End);
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Ok(Line::Text)
+}
+
 fn request_id_of(v: Option<&Value>) -> Option<String> {
     v?.get("requestId")?.as_str().map(str::to_owned)
 }
@@ -167,4 +231,59 @@ fn error_decision(id: String, e: &RequestError) -> Decision {
 
 fn answer(d: &Decision) -> String {
     json!({"event": DECISION_EVENT, "data": d}).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn lines(input: &[u8], chunk: usize, max: usize) -> Vec<Result<String, Line>> {
+        let mut reader = tokio::io::BufReader::with_capacity(chunk, input);
+        let mut buf = Vec::new();
+        let mut out = Vec::new();
+        loop {
+            match read_line(&mut reader, &mut buf, max).await {
+                Ok(Line::Text) => out.push(Ok(String::from_utf8_lossy(&buf).into_owned())),
+                Ok(Line::End) => break,
+                Ok(other) => out.push(Err(other)),
+                Err(e) => panic!("read failed: {e}"),
+            }
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn reads_lines_across_buffer_boundaries() {
+        for chunk in [1, 2, 3, 7, 64] {
+            let got = lines(b"one\r\ntwo\n\nlast without newline", chunk, 100).await;
+            assert_eq!(
+                got,
+                vec![
+                    Ok("one".to_owned()),
+                    Ok("two".to_owned()),
+                    Ok(String::new()),
+                    Ok("last without newline".to_owned()),
+                ],
+                "buffer of {chunk} bytes"
+            );
+        }
+        assert!(lines(b"", 8, 100).await.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_line_over_the_limit_is_dropped_and_the_next_one_read() {
+        for chunk in [1, 4, 5, 6, 64] {
+            let got = lines(b"12345\n123456\n1234567890123\nok", chunk, 5).await;
+            assert_eq!(
+                got,
+                vec![
+                    Ok("12345".to_owned()),
+                    Err(Line::TooLong),
+                    Err(Line::TooLong),
+                    Ok("ok".to_owned()),
+                ],
+                "buffer of {chunk} bytes"
+            );
+        }
+    }
 }

@@ -56,16 +56,56 @@ pub use service::{
     AuthError, Caller, DEFAULT_TENANT, DecideError, RateLimited, Scope, Service, StartError,
 };
 
+/// How long [`serve_http`] waits for open connections once shutdown began.
+#[cfg(feature = "http")]
+pub const DRAIN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Serves HTTP on `listener` until `shutdown` completes, then finishes the
-/// requests in flight, flushes the audit log and stops the MCP servers.
+/// requests in flight (waiting at most [`DRAIN_TIMEOUT`] for them), flushes
+/// the audit log and stops the MCP servers.
 #[cfg(feature = "http")]
 pub async fn serve_http(
     service: std::sync::Arc<Service>,
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, http::router(service.clone()))
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    serve_http_draining(service, listener, shutdown, DRAIN_TIMEOUT).await
+}
+
+/// [`serve_http`] with its own drain timeout: once `shutdown` completes, new
+/// connections are refused and open ones get `drain` to finish their
+/// requests; connections still open then (a client that never completes its
+/// request) are closed. Every answered request's audit record is written
+/// before its answer, so closing them loses no record; the log is flushed
+/// either way.
+#[cfg(feature = "http")]
+pub async fn serve_http_draining(
+    service: std::sync::Arc<Service>,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    drain: std::time::Duration,
+) -> std::io::Result<()> {
+    let (began, stopping) = tokio::sync::oneshot::channel::<()>();
+    let signal = async move {
+        shutdown.await;
+        let _ = began.send(());
+    };
+    let server = axum::serve(listener, http::router(service.clone()))
+        .with_graceful_shutdown(signal)
+        .into_future();
+    let deadline = async move {
+        match stopping.await {
+            Ok(()) => tokio::time::sleep(drain).await,
+            // The server stopped without a shutdown signal.
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        served = server => served?,
+        () = deadline => tracing::warn!(
+            "connections still open {} ms after shutdown began; closing them",
+            drain.as_millis()
+        ),
+    }
     service.shutdown().await.map_err(std::io::Error::other)
 }

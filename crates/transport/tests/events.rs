@@ -147,3 +147,50 @@ async fn overlapping_requests_are_answered_by_request_id() {
         "the malformed line and the invalid request"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_or_non_utf8_line_gets_an_error_and_the_stream_goes_on() {
+    let engine =
+        Engine::from_yaml_str("checks:\n  - { id: rm, stage: tool_use, type: command }\n").unwrap();
+    let guard = Guard::new(engine, &ServiceConfig::default()).unwrap();
+    let mut input = Vec::new();
+    // One byte over the limit, in a line that would otherwise be a request.
+    let filler = "x".repeat(palisade_transport::events::MAX_LINE_BYTES);
+    input.extend_from_slice(
+        json!({"requestId": "huge", "stage": "input", "content": filler})
+            .to_string()
+            .as_bytes(),
+    );
+    input.extend_from_slice(b"\n\xff\xfe not text\n");
+    input.extend_from_slice(
+        json!({"requestId": "after", "tool": {"name": "bash", "arguments": {"command": "rm -rf /"}}})
+            .to_string()
+            .as_bytes(),
+    );
+    input.push(b'\n');
+    let (mut to_server, server_in) = tokio::io::duplex(1 << 16);
+    let (server_out, from_server) = tokio::io::duplex(1 << 16);
+    let task = tokio::spawn(palisade_transport::events::serve(
+        Arc::new(guard),
+        BufReader::new(server_in),
+        server_out,
+    ));
+    tokio::spawn(async move {
+        to_server.write_all(&input).await.unwrap();
+    });
+    let mut lines = BufReader::new(from_server).lines();
+    let mut answers = Vec::new();
+    while let Some(line) = lines.next_line().await.unwrap() {
+        answers.push(serde_json::from_str::<Value>(&line).unwrap());
+    }
+    task.await.unwrap().unwrap();
+    assert_eq!(answers.len(), 3, "{answers:#?}");
+    let codes: Vec<&Value> = answers.iter().map(|a| &a["data"]["reasonCode"]).collect();
+    assert!(codes.contains(&&json!("request.too_large")), "{answers:#?}");
+    assert!(codes.contains(&&json!("request.malformed")), "{answers:#?}");
+    let after = answers
+        .iter()
+        .find(|a| a["data"]["requestId"] == "after")
+        .unwrap();
+    assert_eq!(after["data"]["decision"], "block");
+}

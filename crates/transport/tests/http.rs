@@ -633,3 +633,60 @@ async fn a_key_sees_and_reloads_only_its_tenant() {
     assert_eq!(s, 200, "{body}");
     assert_eq!(body["tenants"], 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_closes_a_connection_that_never_finishes_its_request() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("audit.jsonl");
+    let config =
+        ServiceConfig::from_yaml_str(&format!("audit: {{ path: '{}' }}\n", log.display())).unwrap();
+    let service = Arc::new(Service::start(config, None).await.unwrap());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(palisade_transport::serve_http_draining(
+        service,
+        listener,
+        async move {
+            let _ = stopped.await;
+        },
+        std::time::Duration::from_millis(300),
+    ));
+    // One request answered, then one whose body never arrives.
+    let body = json!({"stage": "input", "content": "hello"}).to_string();
+    let mut answered = tokio::net::TcpStream::connect(addr).await.unwrap();
+    answered
+        .write_all(
+            format!("POST /v1/check HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len())
+                .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let mut response = String::new();
+    answered.read_to_string(&mut response).await.unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    let mut stuck = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stuck
+        .write_all(b"POST /v1/check HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let began = std::time::Instant::now();
+    stop.send(()).unwrap();
+    tokio::time::timeout(std::time::Duration::from_secs(10), server)
+        .await
+        .expect("the server stops after its drain timeout")
+        .unwrap()
+        .unwrap();
+    assert!(
+        began.elapsed() >= std::time::Duration::from_millis(300),
+        "the open connection had its drain time"
+    );
+    let report = palisade_checks::audit::verify(&log).unwrap();
+    assert_eq!(
+        report.records, 1,
+        "the answered request's record is in the log"
+    );
+    drop(stuck);
+}
