@@ -68,6 +68,10 @@ struct RegexEntry {
     head: Option<Vec<(char, char)>>,
     /// The head is one repeated class: see [`confirm_guarded`].
     single_head: bool,
+    /// A single-line residual pattern with Unicode word boundaries: the
+    /// pattern without them. Its matches (fast engines) pick the lines the
+    /// exact pattern (slower on non-ASCII text) runs on.
+    relaxed: Option<meta::Regex>,
 }
 
 impl RegexEntry {
@@ -371,8 +375,35 @@ impl MatcherBuilder {
                 guard: None,
                 head: None,
                 single_head: false,
+                relaxed: None,
             });
             if let Some(prefixes) = pattern::prefixes(hir) {
+                // A three-byte literal takes a filter entry for every byte
+                // that may follow it (about 128 once folded); exact four-byte
+                // prefixes (`SK00`…`SKff` instead of `sk0`…`skf`) take one each.
+                let cost: usize = prefixes
+                    .iter()
+                    .map(|p| if p.len() == 3 { 128 } else { 1 })
+                    .sum();
+                let exact = if cost >= 128 {
+                    [
+                        pattern::exact_prefixes(hir),
+                        pattern::exact_wide_prefixes(hir, cost - 1),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .filter(|e| e.len() < cost)
+                    .min_by_key(Vec::len)
+                } else {
+                    None
+                };
+                if let Some(exact) = exact {
+                    for p in exact {
+                        self.literals.add(&p, false);
+                        self.targets.push(Target::Prefix { regex: i as u32 });
+                    }
+                    continue;
+                }
                 for p in prefixes {
                     self.literals.add(&p, true);
                     self.targets.push(Target::Prefix { regex: i as u32 });
@@ -408,6 +439,9 @@ impl MatcherBuilder {
                         }
                     }
                     None => {
+                        if entries[i].single_line && pattern::has_unicode_word_boundary(hir) {
+                            entries[i].relaxed = Some(pattern::exact_regex(&pattern::relax(hir))?);
+                        }
                         residual_hirs.push(pattern::relax(hir));
                         residual_ids.push(i as u32);
                     }
@@ -569,7 +603,17 @@ impl StageMatcher {
             .set
             .which_overlapping_matches(&Input::new(s), &mut set);
         for pid in set.iter() {
-            self.find_all(ids[pid.as_usize()] as usize, s, sink);
+            let regex = ids[pid.as_usize()] as usize;
+            let entry = &self.regexes[regex];
+            match &entry.relaxed {
+                // Every match of the pattern is a match of its relaxed form
+                // on the same line: a line without one has none.
+                Some(relaxed) if sink.wants(entry.check) => {
+                    let positions = relaxed.find_iter(s).map(|m| m.start());
+                    confirm_lines(entry, s, positions, sink);
+                }
+                _ => self.find_all(regex, s, sink),
+            }
         }
     }
 

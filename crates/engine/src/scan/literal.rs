@@ -45,6 +45,29 @@ fn commonness(b: u8) -> u32 {
     }
 }
 
+/// The most frequent letter pairs of English text, most frequent first.
+const COMMON_PAIRS: [&[u8; 2]; 40] = [
+    b"th", b"he", b"in", b"er", b"an", b"re", b"on", b"at", b"en", b"nd", b"ti", b"es", b"or",
+    b"te", b"of", b"ed", b"is", b"it", b"al", b"ar", b"st", b"to", b"nt", b"ng", b"se", b"ha",
+    b"as", b"ou", b"io", b"le", b"ve", b"co", b"me", b"de", b"hi", b"ri", b"ro", b"ic", b"ne",
+    b"ea",
+];
+
+/// How common a four-byte window is likely to be in text: its bytes'
+/// [`commonness`], plus a penalty for each common letter pair in it (the
+/// `ccou` of `accountkey` occurs in every "account"; its `tkey` rarely).
+fn window_commonness(w: &[u8]) -> u32 {
+    let bytes: u32 = w.iter().map(|&c| commonness(c)).sum();
+    let pairs = w
+        .windows(2)
+        .filter(|p| {
+            let p = [p[0].to_ascii_lowercase(), p[1].to_ascii_lowercase()];
+            COMMON_PAIRS.iter().any(|c| **c == p)
+        })
+        .count() as u32;
+    bytes + 40 * pairs
+}
+
 /// One literal to find.
 #[derive(Clone, Debug)]
 struct Literal {
@@ -72,6 +95,9 @@ struct Entry {
     key: u32,
     literal: u32,
     offset: u32,
+    /// For a case-sensitive literal, its four bytes at `offset` as they
+    /// must appear (the key is case-folded); 0 otherwise.
+    exact: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -129,22 +155,24 @@ impl LiteralSetBuilder {
                         key,
                         literal: id,
                         offset: 0,
+                        exact: 0,
                     }));
                 }
                 n => {
                     let offset = (0..=n - 4)
-                        .min_by_key(|&o| b[o..o + 4].iter().map(|&c| commonness(c)).sum::<u32>())
+                        .min_by_key(|&o| window_commonness(&b[o..o + 4]))
                         .unwrap_or(0);
                     let key = u32::from_le_bytes([
                         b[offset],
                         b[offset + 1],
                         b[offset + 2],
                         b[offset + 3],
-                    ]) | FOLD32;
+                    ]);
                     entries.push(Entry {
-                        key,
+                        key: key | FOLD32,
                         literal: id,
                         offset: offset as u32,
+                        exact: if lit.case_insensitive { 0 } else { key },
                     });
                 }
             }
@@ -242,6 +270,15 @@ impl LiteralSet {
         let (lo, hi) = (gram.starts[b] as usize, gram.starts[b + 1] as usize);
         for e in &gram.entries[lo..hi] {
             if e.key != key {
+                continue;
+            }
+            // A case-sensitive literal: its window as written, without
+            // reading the literal (`NDEx` is not the `ndex` of `index`).
+            if e.exact != 0
+                && hay
+                    .get(pos..pos + 4)
+                    .is_none_or(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]) != e.exact)
+            {
                 continue;
             }
             let Some(start) = pos.checked_sub(e.offset as usize) else {

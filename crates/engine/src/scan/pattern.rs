@@ -184,6 +184,26 @@ pub(crate) fn exact_prefixes(hir: &Hir) -> Option<Vec<Vec<u8>>> {
     good.then(|| minimal_literals(literals.iter().map(|l| l.as_bytes().to_vec()).collect()))
 }
 
+/// Case-sensitive literals of four bytes or more that every match starts
+/// with, taking one class of up to 64 characters after the pattern's fixed
+/// start (`sk-` then `[A-Za-z0-9_-]`: `sk-A`, …, `sk-_`): fewer filter
+/// entries than a three-byte literal, which needs one per byte that may
+/// follow it. At most `max` literals.
+pub(crate) fn exact_wide_prefixes(hir: &Hir, max: usize) -> Option<Vec<Vec<u8>>> {
+    let mut extractor = Extractor::new();
+    extractor
+        .kind(ExtractKind::Prefix)
+        .limit_total(max)
+        .limit_class(64)
+        .limit_repeat(8);
+    let seq = extractor.extract(&relax(hir));
+    let literals = seq.literals()?;
+    let good = !literals.is_empty()
+        && literals.len() <= max
+        && literals.iter().all(|l| l.as_bytes().len() >= 4);
+    good.then(|| minimal_literals(literals.iter().map(|l| l.as_bytes().to_vec()).collect()))
+}
+
 /// Literals one of which every match of the pattern contains somewhere
 /// (ASCII-lowercased), good enough to gate the pattern on: a string with
 /// none of them cannot match. `None` when there is no such set.
@@ -445,6 +465,33 @@ mod tests {
                 .map(|l| String::from_utf8_lossy(&l).into_owned())
                 .collect()
         })
+    }
+
+    #[test]
+    fn exact_wide_prefixes_take_one_class_after_a_short_start() {
+        let wide = |p: &str| -> Vec<String> {
+            exact_wide_prefixes(&parse(p).unwrap(), 127)
+                .unwrap_or_else(|| panic!("{p}: no prefixes"))
+                .into_iter()
+                .map(|l| String::from_utf8_lossy(&l).into_owned())
+                .collect()
+        };
+        let jwt = wide(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ");
+        assert_eq!(jwt.len(), 64, "{jwt:?}");
+        assert!(jwt.contains(&"eyJh".to_owned()) && jwt.contains(&"eyJ_".to_owned()));
+        let hf = wide(r"\b(?:hf_|api_org_)[A-Za-z]{34}\b");
+        assert!(
+            hf.contains(&"hf_Q".to_owned()) && hf.contains(&"api_org_x".to_owned()),
+            "{hf:?}"
+        );
+        assert!(hf.iter().all(|l| l.len() >= 4), "{hf:?}");
+        // Every spelling is there, case included: `[0-9a-f]` after `SK`.
+        let sk = exact_wide_prefixes(&parse(r"\bSK[0-9a-f]{32}\b").unwrap(), 300).unwrap();
+        assert_eq!(sk.len(), 256, "two classes of 16: {sk:?}");
+        // Too many, or too short: none.
+        assert!(exact_wide_prefixes(&parse(r"\bsk-[A-Za-z0-9]{20}").unwrap(), 16).is_none());
+        assert!(exact_wide_prefixes(&parse(r"(?i)pw").unwrap(), 127).is_none());
+        assert!(exact_wide_prefixes(&parse(r"ab").unwrap(), 127).is_none());
     }
 
     #[test]
