@@ -124,7 +124,41 @@ async fn endpoint(State(service): State<Arc<Service>>, request: Request) -> Resp
     // parts rmcp hands them.
     parts.extensions.insert(service);
     let request = Request::from_parts(parts, Body::from(bytes));
-    mcp.handle(request).await.map(Body::new).into_response()
+    let response = mcp.handle(request).await.map(Body::new).into_response();
+    json_rejection(response).await
+}
+
+/// rmcp's own rejections (a wrong `Accept` or `Content-Type`, a `Host` it
+/// does not serve) are plain text: they get the service's JSON error shape.
+async fn json_rejection(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let code = match status {
+        StatusCode::BAD_REQUEST => "bad_request",
+        StatusCode::FORBIDDEN => "forbidden",
+        StatusCode::NOT_ACCEPTABLE => "not_acceptable",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+        StatusCode::PAYLOAD_TOO_LARGE => "payload_too_large",
+        s if s.is_server_error() => "internal",
+        _ => "mcp_rejected",
+    };
+    let text = axum::body::to_bytes(response.into_body(), 64 * 1024)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_owned())
+        .unwrap_or_default();
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("rejected").to_owned()
+    } else {
+        text
+    };
+    crate::http::error(status, code, message)
 }
 
 /// rmcp's settings for one request: stateless JSON answers; the `Host`

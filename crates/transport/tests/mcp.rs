@@ -542,3 +542,47 @@ async fn a_body_over_the_limit_is_413() {
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["error"]["code"], "payload_too_large");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rejections_of_the_mcp_transport_have_the_json_error_shape() {
+    let server = start("{}", None).await;
+    let post = |content_type: &'static str, accept: &'static str, host: Option<&'static str>| {
+        let mut request = reqwest::Client::new()
+            .post(format!("{}/mcp", server.url))
+            .header("content-type", content_type)
+            .header("accept", accept)
+            .body(initialize_body());
+        if let Some(host) = host {
+            request = request.header("host", host);
+        }
+        async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            let body: Value =
+                serde_json::from_str(&response.text().await.unwrap()).expect("a JSON error body");
+            (status, body)
+        }
+    };
+    let (status, body) = post("application/json", "text/plain", None).await;
+    assert_eq!(status, 406, "{body}");
+    assert_eq!(body["error"]["code"], "not_acceptable", "{body}");
+    assert!(
+        body["error"]["message"].as_str().unwrap().len() > 5,
+        "{body}"
+    );
+    let (status, body) = post("text/plain", "application/json, text/event-stream", None).await;
+    assert_eq!(status, 415, "{body}");
+    assert_eq!(body["error"]["code"], "unsupported_media_type", "{body}");
+    // Without keys, only local Host names are served (DNS rebinding).
+    let (status, body) = post(
+        "application/json",
+        "application/json, text/event-stream",
+        Some("attacker.example:8700"),
+    )
+    .await;
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(body["error"]["code"], "forbidden", "{body}");
+    // A good request is still served.
+    let (status, body) = post_mcp(&server, &[]).await;
+    assert_eq!(status, 200, "{body}");
+}
