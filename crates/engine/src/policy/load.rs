@@ -460,7 +460,7 @@ impl Loader {
             }
             Some("tool_pattern") => {
                 let tools = self.entries(obj, ptr, "tools");
-                self.globs(ptr, &tools);
+                self.globs(obj, ptr, &tools);
                 Some(CheckKind::ToolPattern { tools })
             }
             Some("condition") => match obj.get("expr") {
@@ -504,7 +504,7 @@ impl Loader {
             }
             Some("schema") => {
                 let tools = self.entries(obj, ptr, "tools");
-                self.globs(ptr, &tools);
+                self.globs(obj, ptr, &tools);
                 match obj.get("schema") {
                     None => {
                         self.err(
@@ -528,12 +528,12 @@ impl Loader {
             Some("path") => {
                 let paths = self.entries(obj, ptr, "paths");
                 let except = self.optional_entries(obj, ptr, "except");
-                if let Err(e) = crate::paths::PathRules::new(&paths, &[]) {
-                    self.err(child(ptr, "paths"), e);
-                }
-                if let Err(e) = crate::paths::PathRules::new(&[], &except) {
-                    self.err(child(ptr, "except"), e);
-                }
+                self.each_entry(obj, ptr, "paths", &paths, |p| {
+                    crate::paths::PathRules::new(&[p.to_owned()], &[]).map(|_| ())
+                });
+                self.each_entry(obj, ptr, "except", &except, |p| {
+                    crate::paths::PathRules::new(&[], &[p.to_owned()]).map(|_| ())
+                });
                 let (operations, tools, arguments) = self.file_fields(obj, ptr);
                 Some(CheckKind::Path {
                     paths,
@@ -553,19 +553,17 @@ impl Loader {
             }
             Some("command") => {
                 let commands = self.optional_entries(obj, ptr, "commands");
-                if !commands.is_empty()
-                    && let Err(e) = crate::command::CommandPatterns::new(&commands)
-                {
-                    self.err(child(ptr, "commands"), e);
-                }
+                self.each_entry(obj, ptr, "commands", &commands, |c| {
+                    crate::command::CommandPatterns::new(&[c.to_owned()]).map(|_| ())
+                });
                 let tools = self.optional_entries(obj, ptr, "tools");
-                self.globs(ptr, &tools);
+                self.globs(obj, ptr, &tools);
                 Some(CheckKind::Command { commands, tools })
             }
             Some("secrets") => {
                 let detectors = self.optional_entries(obj, ptr, "detectors");
                 let known: Vec<&str> = crate::detect::SECRETS.iter().map(|d| d.id).collect();
-                self.known_names(ptr, "detectors", &detectors, &known, "detector");
+                self.known_names(obj, ptr, "detectors", &detectors, &known, "detector");
                 Some(CheckKind::Secrets { detectors })
             }
             Some("llm_judge") => {
@@ -596,6 +594,7 @@ impl Loader {
             Some("moderation") => {
                 let categories = self.optional_entries(obj, ptr, "categories");
                 self.known_names(
+                    obj,
                     ptr,
                     "categories",
                     &categories,
@@ -627,7 +626,7 @@ impl Loader {
                 let entities = self.optional_entries(obj, ptr, "entities");
                 let mut known: Vec<&str> = crate::detect::PII.iter().map(|d| d.id).collect();
                 known.dedup();
-                self.known_names(ptr, "entities", &entities, &known, "entity");
+                self.known_names(obj, ptr, "entities", &entities, &known, "entity");
                 Some(CheckKind::Pii { entities })
             }
             _ => None,
@@ -815,24 +814,47 @@ impl Loader {
     }
 
     /// Reports every tool glob that does not parse.
-    fn globs(&mut self, ptr: &str, tools: &[String]) {
-        for (j, g) in tools.iter().enumerate() {
-            if let Err(e) = crate::tools::validate_glob(g) {
-                self.err(index(&child(ptr, "tools"), j), e);
+    fn globs(&mut self, obj: &Map<String, Value>, ptr: &str, tools: &[String]) {
+        self.each_entry(obj, ptr, "tools", tools, crate::tools::validate_glob);
+    }
+
+    /// Checks each entry of the list at `key` on its own and reports a bad
+    /// one at its own pointer (`/checks/0/paths/3`). `entries` are the
+    /// list's valid entries, as [`Self::entries`] read them.
+    fn each_entry(
+        &mut self,
+        obj: &Map<String, Value>,
+        ptr: &str,
+        key: &str,
+        entries: &[String],
+        check: impl Fn(&str) -> Result<(), String>,
+    ) {
+        let list = child(ptr, key);
+        let positions = valid_positions(obj.get(key));
+        for (j, entry) in entries.iter().enumerate() {
+            if let Err(e) = check(entry) {
+                self.err(index(&list, positions.get(j).copied().unwrap_or(j)), e);
             }
         }
     }
 
     /// Reports every name of `names` that is not in `known`.
-    fn known_names(&mut self, ptr: &str, key: &str, names: &[String], known: &[&str], what: &str) {
-        for (i, n) in names.iter().enumerate() {
-            if !known.contains(&n.as_str()) {
-                self.err(
-                    index(&child(ptr, key), i),
-                    format!("unknown {what} `{n}`; known: {}", one_of(known)),
-                );
+    fn known_names(
+        &mut self,
+        obj: &Map<String, Value>,
+        ptr: &str,
+        key: &str,
+        names: &[String],
+        known: &[&str],
+        what: &str,
+    ) {
+        self.each_entry(obj, ptr, key, names, |n| {
+            if known.contains(&n) {
+                Ok(())
+            } else {
+                Err(format!("unknown {what} `{n}`; known: {}", one_of(known)))
             }
-        }
+        });
     }
 
     /// A list of strings that may be absent (empty then).
@@ -851,13 +873,11 @@ impl Loader {
         ptr: &str,
     ) -> (Vec<String>, Vec<String>, Vec<String>) {
         let operations = self.optional_entries(obj, ptr, "operations");
-        if !operations.is_empty()
-            && let Err(e) = crate::paths::OperationSet::from_policy(&operations)
-        {
-            self.err(child(ptr, "operations"), e);
-        }
+        self.each_entry(obj, ptr, "operations", &operations, |op| {
+            crate::paths::OperationSet::from_policy(&[op.to_owned()]).map(|_| ())
+        });
         let tools = self.optional_entries(obj, ptr, "tools");
-        self.globs(ptr, &tools);
+        self.globs(obj, ptr, &tools);
         let arguments = self.optional_entries(obj, ptr, "arguments");
         (operations, tools, arguments)
     }
@@ -978,6 +998,24 @@ impl Loader {
             self.err(ptr, message);
         }
     }
+}
+
+/// The indices of the entries [`Loader::entries`] keeps from a list: its
+/// non-empty strings within the size limit.
+fn valid_positions(list: Option<&Value>) -> Vec<usize> {
+    list.and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .enumerate()
+                .filter(|(_, item)| {
+                    item.as_str()
+                        .is_some_and(|s| !s.is_empty() && s.len() <= MAX_ENTRY_BYTES)
+                })
+                .map(|(i, _)| i)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The stages a check type can run at.
