@@ -124,7 +124,7 @@ impl FileCheck {
                         // Without a root nothing can be outside it.
                         return None;
                     };
-                    !paths::within(&resolved, root)
+                    !paths::within(&resolved, root, home)
                 }
             };
             if hit {

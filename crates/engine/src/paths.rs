@@ -229,10 +229,11 @@ pub(crate) fn resolve(
 
 /// Whether every reading of `path` is `root` or under it (component-wise and
 /// case-sensitive: `/repo2` is not inside `/repo`). `root` is an absolute path
-/// or a `file:` URI, normalized like a target; a relative root, a root with
-/// `~`, or a relative reading (no `cwd`) is never inside.
-pub(crate) fn within(path: &ResolvedPath, root: &str) -> bool {
-    let Ok(root) = base_dir(root, None, "workspace root") else {
+/// or a `file:` URI, normalized like a target, with a leading `~` expanded
+/// from `home` when given; a relative root, a root with `~` and no `home`,
+/// or a relative reading (no `cwd`) is never inside.
+pub(crate) fn within(path: &ResolvedPath, root: &str, home: Option<&str>) -> bool {
+    let Ok(root) = base_dir(root, home, "workspace root") else {
         return false;
     };
     path.readings().all(|r| under(r, &root, false).is_some())
@@ -1355,13 +1356,21 @@ mod tests {
             ("/anything", "/", true),
             ("/repo/a", "repo", false),
             ("/repo/a", "~/repo", false),
+            ("/home/u/repo/a", "~/repo", true),
+            ("/home/u/repo2/a", "~/repo", false),
             ("/repo/a", "", false),
         ];
         for (target, root, inside) in cases {
             let path = file(target, cwd, Some("/home/u"));
-            assert_eq!(within(&path, root), inside, "{target} in {root}");
+            assert_eq!(
+                within(&path, root, Some("/home/u")),
+                inside,
+                "{target} in {root}"
+            );
         }
-        assert!(!within(&file("a/b", None, None), "/repo"));
+        assert!(!within(&file("a/b", None, None), "/repo", None));
+        // Without a home, a root with `~` holds nothing.
+        assert!(!within(&file("/home/u/repo/a", None, None), "~/repo", None));
     }
 
     #[test]
@@ -1490,11 +1499,11 @@ mod tests {
                     prop_assert_eq!(normalize(r), r);
                 }
                 // The root contains everything; containment is the prefix.
-                prop_assert!(within(&path, "/"));
+                prop_assert!(within(&path, "/", None));
                 let inside = path
                     .readings()
                     .all(|r| r == "/r" || r.starts_with("/r/"));
-                prop_assert_eq!(within(&path, "/r"), inside);
+                prop_assert_eq!(within(&path, "/r", None), inside);
             }
 
             #[test]
