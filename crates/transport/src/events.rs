@@ -58,32 +58,27 @@ where
     loop {
         let line = match read_line(&mut input, &mut buf, MAX_LINE_BYTES).await? {
             Line::End => break,
-            Line::TooLong => {
-                let d = Decision::error(
-                    new_id(),
-                    "request.too_large",
-                    format!("the line is over {MAX_LINE_BYTES} bytes"),
-                );
+            Line::TooLong => Err((
+                "request.too_large",
+                format!("the line is over {MAX_LINE_BYTES} bytes"),
+            )),
+            Line::Text => std::str::from_utf8(&buf).map(str::to_owned).map_err(|e| {
+                (
+                    "request.malformed",
+                    format!("line is not valid UTF-8 text: {e}"),
+                )
+            }),
+        };
+        let line = match line {
+            Ok(line) => line,
+            // Not a line that can be read: answer with an error and go on.
+            Err((code, message)) => {
+                let d = Decision::error(new_id(), code, message);
                 if tx.send(Ok(answer(&d))).await.is_err() {
                     break;
                 }
                 continue;
             }
-            Line::Text => match std::str::from_utf8(&buf) {
-                Ok(text) => text.to_owned(),
-                Err(e) => {
-                    // Not UTF-8: answer with an error and go on.
-                    let d = Decision::error(
-                        new_id(),
-                        "request.malformed",
-                        format!("line is not valid UTF-8 text: {e}"),
-                    );
-                    if tx.send(Ok(answer(&d))).await.is_err() {
-                        break;
-                    }
-                    continue;
-                }
-            },
         };
         if line.trim().is_empty() {
             continue;

@@ -70,7 +70,10 @@ async fn slow_llm(delay: Duration) -> String {
     format!("http://{addr}/v1")
 }
 
-async fn run(guard: Guard, input: &str) -> Vec<Value> {
+/// Sends `input` to an event stream served by `guard` (written while the
+/// answers are read, so any size goes) and returns the answers.
+async fn run(guard: Guard, input: impl Into<Vec<u8>>) -> Vec<Value> {
+    let input = input.into();
     let (mut to_server, server_in) = tokio::io::duplex(1 << 16);
     let (server_out, from_server) = tokio::io::duplex(1 << 16);
     let task = tokio::spawn(palisade_transport::events::serve(
@@ -78,8 +81,9 @@ async fn run(guard: Guard, input: &str) -> Vec<Value> {
         BufReader::new(server_in),
         server_out,
     ));
-    to_server.write_all(input.as_bytes()).await.unwrap();
-    drop(to_server);
+    tokio::spawn(async move {
+        to_server.write_all(&input).await.unwrap();
+    });
     let mut lines = BufReader::new(from_server).lines();
     let mut out = Vec::new();
     while let Some(line) = lines.next_line().await.unwrap() {
@@ -115,7 +119,7 @@ async fn overlapping_requests_are_answered_by_request_id() {
     ]
     .join("\n")
         + "\n";
-    let answers = run(guard, &input).await;
+    let answers = run(guard, input).await;
     assert_eq!(answers.len(), 6, "{answers:#?}");
     for a in &answers {
         assert_eq!(a["event"], "guardrails:decision");
@@ -168,22 +172,7 @@ async fn an_oversized_or_non_utf8_line_gets_an_error_and_the_stream_goes_on() {
             .as_bytes(),
     );
     input.push(b'\n');
-    let (mut to_server, server_in) = tokio::io::duplex(1 << 16);
-    let (server_out, from_server) = tokio::io::duplex(1 << 16);
-    let task = tokio::spawn(palisade_transport::events::serve(
-        Arc::new(guard),
-        BufReader::new(server_in),
-        server_out,
-    ));
-    tokio::spawn(async move {
-        to_server.write_all(&input).await.unwrap();
-    });
-    let mut lines = BufReader::new(from_server).lines();
-    let mut answers = Vec::new();
-    while let Some(line) = lines.next_line().await.unwrap() {
-        answers.push(serde_json::from_str::<Value>(&line).unwrap());
-    }
-    task.await.unwrap().unwrap();
+    let answers = run(guard, input).await;
     assert_eq!(answers.len(), 3, "{answers:#?}");
     let codes: Vec<&Value> = answers.iter().map(|a| &a["data"]["reasonCode"]).collect();
     assert!(codes.contains(&&json!("request.too_large")), "{answers:#?}");

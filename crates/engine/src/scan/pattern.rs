@@ -167,21 +167,9 @@ pub(crate) fn prefixes(hir: &Hir) -> Option<Vec<Vec<u8>>> {
 /// exactly, such literals rarely survive the filter's candidates, while
 /// their folded three-byte forms would be found everywhere.
 pub(crate) fn exact_prefixes(hir: &Hir) -> Option<Vec<Vec<u8>>> {
-    let mut extractor = Extractor::new();
-    extractor
-        .kind(ExtractKind::Prefix)
-        .limit_total(MAX_WIDE_PREFIXES)
-        .limit_class(16)
-        .limit_repeat(8);
-    let seq = extractor.extract(&relax(hir));
-    let literals = seq.literals()?;
-    let good = !literals.is_empty()
-        && literals.len() <= MAX_WIDE_PREFIXES
-        && literals.iter().all(|l| {
-            let b = l.as_bytes();
-            b.len() >= 4 && b.iter().any(u8::is_ascii_uppercase)
-        });
-    good.then(|| minimal_literals(literals.iter().map(|l| l.as_bytes().to_vec()).collect()))
+    exact_literals(hir, 16, MAX_WIDE_PREFIXES, |b| {
+        b.iter().any(u8::is_ascii_uppercase)
+    })
 }
 
 /// Case-sensitive literals of four bytes or more that every match starts
@@ -190,18 +178,33 @@ pub(crate) fn exact_prefixes(hir: &Hir) -> Option<Vec<Vec<u8>>> {
 /// entries than a three-byte literal, which needs one per byte that may
 /// follow it. At most `max` literals.
 pub(crate) fn exact_wide_prefixes(hir: &Hir, max: usize) -> Option<Vec<Vec<u8>>> {
+    exact_literals(hir, 64, max, |_| true)
+}
+
+/// The exact prefix literals of the relaxed pattern, classes of up to
+/// `limit_class` characters expanded: at most `max`, each of four bytes or
+/// more and `good`, or `None`.
+fn exact_literals(
+    hir: &Hir,
+    limit_class: usize,
+    max: usize,
+    good: impl Fn(&[u8]) -> bool,
+) -> Option<Vec<Vec<u8>>> {
     let mut extractor = Extractor::new();
     extractor
         .kind(ExtractKind::Prefix)
         .limit_total(max)
-        .limit_class(64)
+        .limit_class(limit_class)
         .limit_repeat(8);
     let seq = extractor.extract(&relax(hir));
     let literals = seq.literals()?;
-    let good = !literals.is_empty()
+    let all_good = !literals.is_empty()
         && literals.len() <= max
-        && literals.iter().all(|l| l.as_bytes().len() >= 4);
-    good.then(|| minimal_literals(literals.iter().map(|l| l.as_bytes().to_vec()).collect()))
+        && literals.iter().all(|l| {
+            let b = l.as_bytes();
+            b.len() >= 4 && good(b)
+        });
+    all_good.then(|| minimal_literals(literals.iter().map(|l| l.as_bytes().to_vec()).collect()))
 }
 
 /// Literals one of which every match of the pattern contains somewhere
