@@ -340,7 +340,17 @@ fn mcp() -> Value {
         );
         r.insert(
             "406".to_owned(),
-            json!({"description": "The `Accept` header does not allow both `application/json` and `text/event-stream`."}),
+            json!({
+                "description": "The `Accept` header does not allow both `application/json` and `text/event-stream` (`error.code` `not_acceptable`).",
+                "content": json_content(schema_ref("Error"))
+            }),
+        );
+        r.insert(
+            "415".to_owned(),
+            json!({
+                "description": "The body is not `application/json` (`error.code` `unsupported_media_type`).",
+                "content": json_content(schema_ref("Error"))
+            }),
         );
     }
     json!({
