@@ -867,6 +867,47 @@ fn size_limits_are_inclusive_and_reported() {
             "`id` must be 1 to 128 bytes long".to_owned()
         )]
     );
+    // CEL expressions (`when`, `expr`): 4,096 bytes.
+    let cel = |n: usize| format!("'{}' != ''", "y".repeat(n - 8));
+    assert_eq!(cel(4096).len(), 4096);
+    let mut when = word(1);
+    when["when"] = json!(cel(4096));
+    assert_eq!(errors(when.clone()), []);
+    when["when"] = json!(cel(4097));
+    assert_eq!(
+        errors(when),
+        [(
+            "/checks/0/when".to_owned(),
+            "the expression is 4097 bytes; the limit is 4096".to_owned()
+        )]
+    );
+    let condition =
+        |n: usize| json!({"id": "c", "stage": "action", "type": "condition", "expr": cel(n)});
+    assert_eq!(errors(condition(4096)), []);
+    assert_eq!(
+        errors(condition(4097)),
+        [(
+            "/checks/0/expr".to_owned(),
+            "the expression is 4097 bytes; the limit is 4096".to_owned()
+        )]
+    );
+    // A `schema`: 256 KiB of compact JSON.
+    let schema = |n: usize| {
+        let empty = json!({"type": "object", "description": ""})
+            .to_string()
+            .len();
+        let schema = json!({"type": "object", "description": "z".repeat(n - empty)});
+        assert_eq!(schema.to_string().len(), n);
+        json!({"id": "s", "stage": "tool_use", "type": "schema", "tools": ["*"], "schema": schema})
+    };
+    assert_eq!(errors(schema(256 * 1024)), []);
+    assert_eq!(
+        errors(schema(256 * 1024 + 1)),
+        [(
+            "/checks/0/schema".to_owned(),
+            "the schema is 262145 bytes of JSON; the limit is 262144".to_owned()
+        )]
+    );
     let many_words: Vec<String> = (0..100_001).map(|i| format!("w{i}")).collect();
     assert_eq!(
         errors(json!({"id": "w", "stage": "input", "type": "blocklist", "words": many_words})),

@@ -14,6 +14,10 @@ pub const MAX_REPLACEMENT_BYTES: usize = 4_096;
 pub const MAX_TEXT_BYTES: usize = 4_096;
 /// Longest `llm_judge` prompt, in bytes.
 pub const MAX_PROMPT_BYTES: usize = 16_384;
+/// Longest CEL expression (`expr`, `when`), in bytes.
+pub const MAX_EXPR_BYTES: usize = 4_096;
+/// Largest `schema` of a `schema` check, in bytes of compact JSON.
+pub const MAX_SCHEMA_BYTES: usize = 256 * 1024;
 /// Longest check id, in bytes.
 pub const MAX_ID_BYTES: usize = 128;
 /// Largest compiled form of one regex pattern, in bytes.

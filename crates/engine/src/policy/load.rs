@@ -419,26 +419,9 @@ impl Loader {
                 }
             },
         };
-        let when = match obj.get("when") {
-            None => None,
-            Some(Value::String(expr)) => match crate::condition::compile(expr) {
-                Ok(_) => Some(expr.clone()),
-                Err(e) => {
-                    self.err(child(ptr, "when"), e);
-                    None
-                }
-            },
-            Some(v) => {
-                self.err(
-                    child(ptr, "when"),
-                    format!(
-                        "`when` must be a CEL expression (a string), not {}",
-                        json_type(v)
-                    ),
-                );
-                None
-            }
-        };
+        let when = obj
+            .get("when")
+            .and_then(|v| self.cel(&child(ptr, "when"), "when", v));
         let stages = self.stages(obj, ptr, type_name);
         let kind = match type_name {
             Some("regex") => {
@@ -471,23 +454,9 @@ impl Loader {
                     );
                     None
                 }
-                Some(Value::String(expr)) => match crate::condition::compile(expr) {
-                    Ok(_) => Some(CheckKind::Condition { expr: expr.clone() }),
-                    Err(e) => {
-                        self.err(child(ptr, "expr"), e);
-                        None
-                    }
-                },
-                Some(v) => {
-                    self.err(
-                        child(ptr, "expr"),
-                        format!(
-                            "`expr` must be a CEL expression (a string), not {}",
-                            json_type(v)
-                        ),
-                    );
-                    None
-                }
+                Some(v) => self
+                    .cel(&child(ptr, "expr"), "expr", v)
+                    .map(|expr| CheckKind::Condition { expr }),
             },
             Some("rate_limit") => {
                 let max = self.count(obj, ptr, "max", MAX_RATE);
@@ -510,6 +479,16 @@ impl Loader {
                         self.err(
                             ptr,
                             "missing field `schema` (a JSON Schema for the tool's arguments)",
+                        );
+                        None
+                    }
+                    Some(schema) if schema.to_string().len() > MAX_SCHEMA_BYTES => {
+                        self.err(
+                            child(ptr, "schema"),
+                            format!(
+                                "the schema is {} bytes of JSON; the limit is {MAX_SCHEMA_BYTES}",
+                                schema.to_string().len()
+                            ),
                         );
                         None
                     }
@@ -816,6 +795,38 @@ impl Loader {
     /// Reports every tool glob that does not parse.
     fn globs(&mut self, obj: &Map<String, Value>, ptr: &str, tools: &[String]) {
         self.each_entry(obj, ptr, "tools", tools, crate::tools::validate_glob);
+    }
+
+    /// A CEL expression at `ptr` (the field `key`): a string within
+    /// [`MAX_EXPR_BYTES`] that compiles.
+    fn cel(&mut self, ptr: &str, key: &str, v: &Value) -> Option<String> {
+        let Value::String(expr) = v else {
+            self.err(
+                ptr,
+                format!(
+                    "`{key}` must be a CEL expression (a string), not {}",
+                    json_type(v)
+                ),
+            );
+            return None;
+        };
+        if expr.len() > MAX_EXPR_BYTES {
+            self.err(
+                ptr,
+                format!(
+                    "the expression is {} bytes; the limit is {MAX_EXPR_BYTES}",
+                    expr.len()
+                ),
+            );
+            return None;
+        }
+        match crate::condition::compile(expr) {
+            Ok(_) => Some(expr.clone()),
+            Err(e) => {
+                self.err(ptr, e);
+                None
+            }
+        }
     }
 
     /// Checks each entry of the list at `key` on its own and reports a bad
