@@ -113,33 +113,26 @@ async fn run(
         if stream.is_blocked() {
             break;
         }
-        let line = match lines.next().await {
-            Ok(Some(line)) => line,
+        let delta = match lines.next().await {
+            Ok(Some(line)) => serde_json::from_slice::<Delta>(&line)
+                .map(|d| d.delta)
+                .map_err(|e| {
+                    format!("a line after the first must be {{\"delta\": \"<text>\"}}: {e}")
+                }),
             Ok(None) => break,
             Err(_) => {
-                let d = Decision::error(
-                    request
-                        .request_id
-                        .clone()
-                        .unwrap_or_else(palisade_engine::new_id),
-                    "request.malformed",
-                    "the body could not be read (over the size limit, or cut off)",
-                );
-                let _ = tx.send(Bytes::from(line_of(&d))).await;
-                return;
+                Err("the body could not be read (over the size limit, or cut off)".to_owned())
             }
         };
-        let delta = match serde_json::from_slice::<Delta>(&line) {
-            Ok(d) => d.delta,
-            Err(e) => {
-                let d = Decision::error(
-                    request
-                        .request_id
-                        .clone()
-                        .unwrap_or_else(palisade_engine::new_id),
-                    "request.malformed",
-                    format!("a line after the first must be {{\"delta\": \"<text>\"}}: {e}"),
-                );
+        let delta = match delta {
+            Ok(delta) => delta,
+            // A line that is not a delta ends the stream with an error line.
+            Err(message) => {
+                let id = request
+                    .request_id
+                    .clone()
+                    .unwrap_or_else(palisade_engine::new_id);
+                let d = Decision::error(id, "request.malformed", message);
                 let _ = tx.send(Bytes::from(line_of(&d))).await;
                 return;
             }

@@ -436,7 +436,13 @@ async fn a_streamed_answer_gets_interim_and_final_decisions() {
         .unwrap();
     assert_eq!(r.status().as_u16(), 400);
     let lines = post(json!({"stage": "output"}).to_string() + "\n{\"text\": \"x\"}\n").await;
-    assert_eq!(lines.last().unwrap()["decision"], "error");
+    let last = lines.last().unwrap();
+    assert_eq!(last["decision"], "error");
+    assert_eq!(last["reasonCode"], "request.malformed");
+    assert!(
+        last["message"].as_str().unwrap().contains("\"delta\""),
+        "{last}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
