@@ -1,6 +1,8 @@
 //! Conditions: CEL expressions over the request (SPEC §3.2), behind a small
 //! trait so the expression language implementation can be swapped.
 
+mod shape;
+
 use std::fmt;
 use std::sync::Arc;
 
@@ -48,7 +50,11 @@ pub(crate) fn compile(expr: &str) -> Result<Arc<dyn Condition>, String> {
         return Err("the expression is empty".to_owned());
     }
     match cel::Program::compile(expr) {
-        Ok(program) => Ok(Arc::new(Cel { program })),
+        Ok(program) => {
+            shape::check(program.expression())
+                .map_err(|e| format!("invalid CEL expression: {e}"))?;
+            Ok(Arc::new(Cel { program }))
+        }
         Err(e) => {
             let text = e.to_string();
             let first = text.lines().next().unwrap_or("syntax error");
