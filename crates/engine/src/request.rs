@@ -144,6 +144,60 @@ mod tests {
     }
 
     #[test]
+    fn nested_structs_are_objects_not_arrays_by_position() {
+        for (text, pointer) in [
+            (r#"{"tool": ["bash", {"command": "rm -rf /"}]}"#, "/tool"),
+            (r#"{"agent": ["a1"]}"#, "/agent"),
+            (r#"{"caller": []}"#, "/caller"),
+            (r#"{"options": [true]}"#, "/options"),
+            (r#"{"action": ["write"]}"#, "/action"),
+            (
+                r#"{"action": {"resource": ["file", "x", "/etc"]}}"#,
+                "/action/resource",
+            ),
+            (
+                r#"{"action": {"targets": [["/etc/passwd"]]}}"#,
+                "/action/targets/0",
+            ),
+            (
+                r#"{"action": {"targets": [{"uri": "/a"}, ["/b"]]}}"#,
+                "/action/targets/1",
+            ),
+        ] {
+            let e = parse_request(text).unwrap_err();
+            assert_eq!(e.pointer(), pointer, "{text}");
+            assert!(
+                e.to_string()
+                    .contains("invalid type: sequence, expected a JSON object"),
+                "{text}: {e}"
+            );
+        }
+        let e = parse_request(r#"{"action": {"targets": {"uri": "/a"}}}"#).unwrap_err();
+        assert_eq!(e.pointer(), "/action/targets");
+        assert!(
+            e.to_string().contains("expected an array of JSON objects"),
+            "{e}"
+        );
+        // `null` is absent; objects still work, unknown members still ignored.
+        let r = parse_request(
+            r#"{"tool": null, "agent": null, "action": {"targets": null, "resource": null}}"#,
+        )
+        .unwrap();
+        assert!(r.tool.is_none() && r.agent.is_none());
+        assert!(
+            r.action
+                .as_ref()
+                .is_some_and(|a| a.targets.is_none() && a.resource.is_none())
+        );
+        let r = parse_request(
+            r#"{"tool": {"name": "bash", "x": 1}, "action": {"targets": [{"uri": "/a"}], "resource": {"kind": "file"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(r.tool.unwrap().name, "bash");
+        assert_eq!(r.action.unwrap().targets.unwrap()[0].uri, "/a");
+    }
+
+    #[test]
     fn repeated_keys_are_rejected_anywhere() {
         let e = parse_request(
             r#"{"tool":{"name":"sql","arguments":{"query":"DROP TABLE users","query":"select 1"}}}"#,

@@ -2,6 +2,7 @@
 
 mod decision;
 mod enums;
+mod object;
 pub mod pointer;
 mod request;
 mod validate;

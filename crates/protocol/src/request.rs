@@ -35,19 +35,35 @@ pub struct CheckRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// The agent on whose behalf the check is made.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::object::option"
+    )]
     pub agent: Option<Agent>,
     /// The component asking (for example a pi extension).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::object::option"
+    )]
     pub caller: Option<Caller>,
     /// Free text to evaluate: a prompt, a model answer, a tool result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
     /// The tool call (stages `tool_use` and `tool_output`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::object::option"
+    )]
     pub tool: Option<Tool>,
     /// The intended action (stage `action`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::object::option"
+    )]
     pub action: Option<Action>,
     /// Free-form context; `cwd`, `workspaceRoot` and `home` have meaning for path checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -57,7 +73,11 @@ pub struct CheckRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checks: Option<Vec<String>>,
     /// Per-request options.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::object::option"
+    )]
     pub options: Option<Options>,
 }
 
@@ -124,10 +144,18 @@ pub struct Action {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
     /// The resource acted upon.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::object::option"
+    )]
     pub resource: Option<Resource>,
     /// The concrete targets (files, URLs).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::object::option_vec"
+    )]
     pub targets: Option<Vec<Target>>,
     /// What the agent wants to do, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
