@@ -63,6 +63,9 @@ struct RegexEntry {
     /// A part of the pattern every match contains, starting with literals
     /// ([`pattern::guard`]); run anchored at their occurrences.
     guard: Option<meta::Regex>,
+    /// With a guard: the guard as a DFA, to turn away most occurrences of
+    /// its literals cheaply ([`pattern::guard_dfa`]).
+    guard_dfa: Option<Box<regex_automata::dfa::dense::DFA<Vec<u32>>>>,
     /// With a guard: the characters a match can hold before it
     /// ([`pattern::Guard::head`]), sorted ranges.
     head: Option<Vec<(char, char)>>,
@@ -273,6 +276,10 @@ fn merge_ranges(mut ranges: Vec<(char, char)>) -> Vec<(char, char)> {
     merged
 }
 
+/// How far the guard DFA reads from an occurrence before it gives the
+/// occurrence to the regex.
+const QUICK_GUARD_BYTES: usize = 64;
+
 /// Anchored guard searches may read this many times the string's length
 /// before guarded patterns fall back to their gate.
 const GUARD_PASSES: usize = 4;
@@ -373,6 +380,7 @@ impl MatcherBuilder {
                 validate: *validate,
                 single_line: !pattern::can_match_newline(hir),
                 guard: None,
+                guard_dfa: None,
                 head: None,
                 single_head: false,
                 relaxed: None,
@@ -411,7 +419,9 @@ impl MatcherBuilder {
                 continue;
             }
             if let Some(guard) = pattern::guard(hir) {
-                entries[i].guard = Some(pattern::exact_regex(&pattern::relax(&guard.rest))?);
+                let rest = pattern::relax(&guard.rest);
+                entries[i].guard = Some(pattern::exact_regex(&rest)?);
+                entries[i].guard_dfa = pattern::guard_dfa(&rest).map(Box::new);
                 entries[i].head = guard.head.map(merge_ranges);
                 entries[i].single_head = guard.single_head && entries[i].single_line;
                 for p in guard.prefixes {
@@ -509,6 +519,16 @@ impl StageMatcher {
                     let entry = &self.regexes[regex as usize];
                     if !sink.wants(entry.check) || gated.contains(&regex) {
                         return;
+                    }
+                    // Most occurrences are not followed by the rest of the
+                    // guard, and the DFA says so within a few bytes.
+                    if let Some(dfa) = &entry.guard_dfa
+                        && let Some(left) = guard_budget.checked_sub(QUICK_GUARD_BYTES)
+                    {
+                        guard_budget = left;
+                        if pattern::guard_dies(dfa, hay, start, QUICK_GUARD_BYTES) {
+                            return;
+                        }
                     }
                     if entry.single_head {
                         on_lines.push((regex, start));

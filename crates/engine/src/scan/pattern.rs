@@ -15,7 +15,9 @@
 //!
 //! Both are exact: the exact regex has the last word.
 
-use regex_automata::meta;
+use regex_automata::dfa::{Automaton, StartKind, dense};
+use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::{Anchored, Input, meta};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{
     Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look,
@@ -82,6 +84,63 @@ pub(crate) fn multi_regex(hirs: &[Hir]) -> Result<meta::Regex, String> {
         )
         .build_many_from_hir(hirs)
         .map_err(|e| format!("patterns are too large once compiled: {e}"))
+}
+
+/// A fully built DFA for a (relaxed) guard, run anchored at each occurrence
+/// of its literals to see whether the guard can match there at all: most
+/// occurrences (`token` in "max tokens") die within a few bytes, which costs
+/// a few table lookups instead of a regex search. `None` when the DFA would
+/// be large.
+pub(crate) fn guard_dfa(rest: &Hir) -> Option<dense::DFA<Vec<u32>>> {
+    let nfa = thompson::Compiler::new()
+        .configure(
+            thompson::Config::new()
+                .which_captures(WhichCaptures::None)
+                .nfa_size_limit(Some(MAX_REGEX_BYTES)),
+        )
+        .build_from_hir(rest)
+        .ok()?;
+    dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .start_kind(StartKind::Anchored)
+                .dfa_size_limit(Some(GUARD_DFA_BYTES))
+                .determinize_size_limit(Some(4 * GUARD_DFA_BYTES)),
+        )
+        .build_from_nfa(&nfa)
+        .ok()
+}
+
+/// Largest guard DFA kept.
+const GUARD_DFA_BYTES: usize = 1 << 20;
+
+/// Whether the guard DFA dies within `window` bytes from `start`: then the
+/// guard matches nowhere starting there. A match, a byte the DFA gives up
+/// on, or the end of the window before either is "maybe" (`false`).
+pub(crate) fn guard_dies(
+    dfa: &dense::DFA<Vec<u32>>,
+    hay: &[u8],
+    start: usize,
+    window: usize,
+) -> bool {
+    let input = Input::new(hay)
+        .span(start..hay.len())
+        .anchored(Anchored::Yes);
+    let Ok(mut state) = dfa.start_state_forward(&input) else {
+        return false;
+    };
+    let end = hay.len().min(start.saturating_add(window));
+    for &byte in &hay[start..end] {
+        state = dfa.next_state(state, byte);
+        if dfa.is_special_state(state) {
+            return dfa.is_dead_state(state);
+        }
+    }
+    if end == hay.len() {
+        state = dfa.next_eoi_state(state);
+        return dfa.is_dead_state(state);
+    }
+    false
 }
 
 /// Whether some match of the pattern can contain a line feed. A pattern that
@@ -560,6 +619,54 @@ mod tests {
             "one branch has no good literal"
         );
         assert_eq!(req(r"[0-9]+(?:foo|bar)").unwrap(), ["bar", "foo"]);
+    }
+
+    #[test]
+    fn a_guard_dfa_dies_only_where_the_guard_cannot_match() {
+        let p = concat!(
+            r"(?i)[a-z0-9_.-]*(?:secret|token|api[_.-]?key)[a-z0-9_.-]*",
+            r#"(?:\\?["'])?[ \t]*(?:=>|:=|=|:)[ \t]*(?:"[^"\r\n]{12,}"|[^\s"'\\,;&]{12,})\b"#,
+        );
+        let g = guard(&parse(p).unwrap()).unwrap();
+        let rest = relax(&g.rest);
+        let dfa = guard_dfa(&rest).expect("a small DFA");
+        let regex = exact_regex(&rest).unwrap();
+        let texts = [
+            "max tokens in the window",
+            "token: str",
+            "api_key = \"sk-0123456789abcdef\"",
+            "x.TOKEN=>abcdefghijklmnopq",
+            "secret:\tabcdefghijklmn\nnext",
+            "tokentokentoken",
+            "Token = 'short'",
+            "secret = abcdefghijkl",
+            "secret = abcdefghijk",
+            "ſecret = abcdefghijklmnop, token: \u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}",
+        ];
+        let mut died = 0;
+        for text in texts {
+            for start in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
+                let input = Input::new(text)
+                    .span(start..text.len())
+                    .anchored(Anchored::Yes);
+                let matches = regex.is_match(input);
+                for window in [1, 4, 16, 64, 1000] {
+                    let dies = guard_dies(&dfa, text.as_bytes(), start, window);
+                    assert!(!(dies && matches), "{text:?} at {start}, window {window}");
+                    died += usize::from(dies && window == 64);
+                }
+                if !matches && text[start..].len() < 40 {
+                    // Within the whole rest of a short text, the DFA knows.
+                    assert!(
+                        guard_dies(&dfa, text.as_bytes(), start, 1000),
+                        "{text:?} at {start}"
+                    );
+                }
+            }
+        }
+        assert!(died > 100, "the DFA turns occurrences away: {died}");
+        assert!(guard_dies(&dfa, b"max tokens in", 4, 64));
+        assert!(!guard_dies(&dfa, b"token = abcdefghijklmnop", 0, 64));
     }
 
     #[test]
