@@ -50,8 +50,29 @@ fn workload(name: &str, args: &[&str]) -> PathBuf {
     dir
 }
 
-fn load(dir: &Path) -> (Engine, Vec<CheckRequest>, u64) {
-    let engine = Engine::from_path(dir.join("config.json")).expect("the generated policy is valid");
+/// The workload's policy, or with the embedded default policy's checks
+/// (`palisade policy default`) appended to it: the detectors' cost.
+fn policy(dir: &Path, with_default: bool) -> Engine {
+    let text = std::fs::read_to_string(dir.join("config.json")).expect("config.json");
+    if !with_default {
+        return Engine::from_json_str(&text).expect("the generated policy is valid");
+    }
+    let mut policy: serde_json::Value = serde_json::from_str(&text).expect("config.json is JSON");
+    let default: serde_json::Value =
+        serde_yaml_ng::from_str(palisade_engine::DEFAULT_POLICY).expect("the default policy");
+    let checks = policy["checks"].as_array_mut().expect("a checks list");
+    checks.extend(
+        default["checks"]
+            .as_array()
+            .expect("a checks list")
+            .iter()
+            .cloned(),
+    );
+    Engine::from_json_str(&policy.to_string()).expect("the combined policy is valid")
+}
+
+fn load(dir: &Path, with_default: bool) -> (Engine, Vec<CheckRequest>, u64) {
+    let engine = policy(dir, with_default);
     let text = std::fs::read_to_string(dir.join("requests.jsonl")).expect("requests.jsonl");
     let requests: Vec<CheckRequest> = text
         .lines()
@@ -69,16 +90,25 @@ fn evaluate(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
-    for (name, args) in [
-        ("default", &[][..]),
+    for (name, args, with_default) in [
+        ("default", &[][..], false),
+        // The same workload with the default policy's detectors and action
+        // checks added (docs/PERFORMANCE.md, "With the default policy added").
+        ("default", &[][..], true),
         (
             "large",
             &["--n", "4000", "--regexes", "200", "--words", "20000"][..],
+            false,
         ),
     ] {
-        let (engine, requests, bytes) = load(&workload(name, args));
+        let (engine, requests, bytes) = load(&workload(name, args), with_default);
+        let id = if with_default {
+            format!("{name}+default-policy")
+        } else {
+            name.to_owned()
+        };
         group.throughput(Throughput::Bytes(bytes));
-        group.bench_function(BenchmarkId::new("workload", name), |b| {
+        group.bench_function(BenchmarkId::new("workload", id), |b| {
             b.iter(|| {
                 let mut blocked = 0usize;
                 for r in &requests {

@@ -14,6 +14,8 @@ pub(crate) mod literal;
 pub(crate) mod pattern;
 pub mod stream;
 
+use std::sync::OnceLock;
+
 use regex_automata::{Anchored, Input, PatternSet, meta};
 use regex_syntax::hir::Hir;
 
@@ -63,9 +65,13 @@ struct RegexEntry {
     /// A part of the pattern every match contains, starting with literals
     /// ([`pattern::guard`]); run anchored at their occurrences.
     guard: Option<meta::Regex>,
-    /// With a guard: the guard as a DFA, to turn away most occurrences of
-    /// its literals cheaply ([`pattern::guard_dfa`]).
-    guard_dfa: Option<Box<regex_automata::dfa::dense::DFA<Vec<u32>>>>,
+    /// With a guard: the guard (relaxed), and once an occurrence of its
+    /// literals has been seen, the guard as a DFA that turns most
+    /// occurrences away cheaply ([`pattern::guard_dfa`]). Built on first
+    /// use: it takes a millisecond or two, which a policy whose guards
+    /// never meet their literals should not pay at load.
+    guard_rest: Option<Hir>,
+    guard_dfa: OnceLock<Option<Box<regex_automata::dfa::dense::DFA<Vec<u32>>>>>,
     /// With a guard: the characters a match can hold before it
     /// ([`pattern::Guard::head`]), sorted ranges.
     head: Option<Vec<(char, char)>>,
@@ -78,6 +84,18 @@ struct RegexEntry {
 }
 
 impl RegexEntry {
+    /// The guard's DFA, built on first use.
+    fn guard_dfa(&self) -> Option<&regex_automata::dfa::dense::DFA<Vec<u32>>> {
+        self.guard_dfa
+            .get_or_init(|| {
+                self.guard_rest
+                    .as_ref()
+                    .and_then(pattern::guard_dfa)
+                    .map(Box::new)
+            })
+            .as_deref()
+    }
+
     /// Whether `c` is a head character ([`pattern::Guard::head`]).
     fn in_head(&self, c: char) -> bool {
         self.head.as_ref().is_some_and(|head| {
@@ -380,7 +398,8 @@ impl MatcherBuilder {
                 validate: *validate,
                 single_line: !pattern::can_match_newline(hir),
                 guard: None,
-                guard_dfa: None,
+                guard_rest: None,
+                guard_dfa: OnceLock::new(),
                 head: None,
                 single_head: false,
                 relaxed: None,
@@ -421,7 +440,7 @@ impl MatcherBuilder {
             if let Some(guard) = pattern::guard(hir) {
                 let rest = pattern::relax(&guard.rest);
                 entries[i].guard = Some(pattern::exact_regex(&rest)?);
-                entries[i].guard_dfa = pattern::guard_dfa(&rest).map(Box::new);
+                entries[i].guard_rest = Some(rest);
                 entries[i].head = guard.head.map(merge_ranges);
                 entries[i].single_head = guard.single_head && entries[i].single_line;
                 for p in guard.prefixes {
@@ -522,7 +541,7 @@ impl StageMatcher {
                     }
                     // Most occurrences are not followed by the rest of the
                     // guard, and the DFA says so within a few bytes.
-                    if let Some(dfa) = &entry.guard_dfa
+                    if let Some(dfa) = entry.guard_dfa()
                         && let Some(left) = guard_budget.checked_sub(QUICK_GUARD_BYTES)
                     {
                         guard_budget = left;

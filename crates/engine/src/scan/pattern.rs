@@ -89,16 +89,31 @@ pub(crate) fn multi_regex(hirs: &[Hir]) -> Result<meta::Regex, String> {
 /// A fully built DFA for a (relaxed) guard, run anchored at each occurrence
 /// of its literals to see whether the guard can match there at all: most
 /// occurrences (`token` in "max tokens") die within a few bytes, which costs
-/// a few table lookups instead of a regex search. `None` when the DFA would
-/// be large.
+/// a few table lookups instead of a regex search.
+///
+/// When the whole guard makes a large DFA (a value of `[^"\r\n]{12,}`
+/// takes hundreds of kilobytes and milliseconds to build), its leading
+/// part is used instead (`token…=`): whatever the rest, a string where that
+/// part cannot match cannot hold the guard. `None` when even the first
+/// element is large.
 pub(crate) fn guard_dfa(rest: &Hir) -> Option<dense::DFA<Vec<u32>>> {
+    let subs: Vec<Hir> = match rest.kind() {
+        HirKind::Concat(subs) => subs.clone(),
+        _ => vec![rest.clone()],
+    };
+    (1..=subs.len())
+        .rev()
+        .find_map(|n| small_dfa(&Hir::concat(subs[..n].to_vec())))
+}
+
+fn small_dfa(hir: &Hir) -> Option<dense::DFA<Vec<u32>>> {
     let nfa = thompson::Compiler::new()
         .configure(
             thompson::Config::new()
                 .which_captures(WhichCaptures::None)
                 .nfa_size_limit(Some(MAX_REGEX_BYTES)),
         )
-        .build_from_hir(rest)
+        .build_from_hir(hir)
         .ok()?;
     dense::Builder::new()
         .configure(
@@ -112,7 +127,7 @@ pub(crate) fn guard_dfa(rest: &Hir) -> Option<dense::DFA<Vec<u32>>> {
 }
 
 /// Largest guard DFA kept.
-const GUARD_DFA_BYTES: usize = 1 << 20;
+const GUARD_DFA_BYTES: usize = 64 << 10;
 
 /// Whether the guard DFA dies within `window` bytes from `start`: then the
 /// guard matches nowhere starting there. A match, a byte the DFA gives up
@@ -655,18 +670,34 @@ mod tests {
                     assert!(!(dies && matches), "{text:?} at {start}, window {window}");
                     died += usize::from(dies && window == 64);
                 }
-                if !matches && text[start..].len() < 40 {
-                    // Within the whole rest of a short text, the DFA knows.
-                    assert!(
-                        guard_dies(&dfa, text.as_bytes(), start, 1000),
-                        "{text:?} at {start}"
-                    );
-                }
             }
         }
         assert!(died > 100, "the DFA turns occurrences away: {died}");
         assert!(guard_dies(&dfa, b"max tokens in", 4, 64));
         assert!(!guard_dies(&dfa, b"token = abcdefghijklmnop", 0, 64));
+        // The value's Unicode classes would make a large DFA: the DFA stops
+        // at the assignment, so a short value is left to the regex.
+        assert!(!guard_dies(&dfa, b"token: str", 0, 64));
+
+        // A guard small enough to be built whole knows every non-match.
+        let g = guard(&parse(r"[a-z_]*key[ \t]*=[ \t]*[0-9a-f]{8}\b").unwrap()).unwrap();
+        let rest = relax(&g.rest);
+        let (dfa, regex) = (guard_dfa(&rest).unwrap(), exact_regex(&rest).unwrap());
+        for text in [
+            "key = 0123abcd",
+            "key = 0123abc",
+            "key=0123abcdef",
+            "keys = 1",
+            "key =",
+        ] {
+            for start in 0..text.len() {
+                let input = Input::new(text)
+                    .span(start..text.len())
+                    .anchored(Anchored::Yes);
+                let dies = guard_dies(&dfa, text.as_bytes(), start, 1000);
+                assert_eq!(dies, !regex.is_match(input), "{text:?} at {start}");
+            }
+        }
     }
 
     #[test]
