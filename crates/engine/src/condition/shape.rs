@@ -127,10 +127,11 @@ enum Step<'e> {
 
 /// Names CEL itself gives meaning to, which an expression may use as values
 /// (`type(x) == string`).
-const TYPE_NAMES: [&str; 10] = [
+const TYPE_NAMES: [&str; 11] = [
     "bool",
     "bytes",
     "double",
+    "dyn",
     "int",
     "list",
     "map",
@@ -417,6 +418,10 @@ mod tests {
             "request.action.confidence > -1 && request.content == null",
             r#"type(request.content) == string && size(request.checks) > 0"#,
             r#"request.tool.output.lines.exists(l, l.contains("x"))"#,
+            r#"request.action.targets.size() > 0 && "c1" in request.checks"#,
+            r#"request["stage"] == "input" && request.protocolVersion == "1""#,
+            r#"request.action.targets.all(t, t.uri.startsWith("/tmp/")) && type(1) == dyn"#,
+            "int(request.action.confidence * 100.0) > 50 && request.options.timeoutMs > 10u",
         ] {
             assert_eq!(problem(ok), None, "{ok}");
         }
