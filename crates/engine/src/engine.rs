@@ -70,9 +70,9 @@ pub(crate) struct Extra {
     /// A `schema` check's tools and schema.
     pub(crate) schema: Option<(ToolMatcher, ArgSchema)>,
     /// A `path` or `workspace` check.
-    pub(crate) files: Option<crate::files::FileCheck>,
+    pub(crate) files: Option<crate::file_check::FileCheck>,
     /// A `command` check.
-    pub(crate) command: Option<crate::shell::CommandCheck>,
+    pub(crate) command: Option<crate::command_check::CommandCheck>,
 }
 
 impl Engine {
@@ -411,23 +411,23 @@ fn compile_extra(check: &crate::policy::Check) -> Result<Extra, (&'static str, S
             arguments,
         } => {
             let rules = crate::paths::PathRules::new(paths, except).map_err(|e| ("paths", e))?;
-            extra.files = Some(crate::files::FileCheck::new(
-                crate::files::Rule::Paths(Box::new(rules)),
+            extra.files = Some(crate::file_check::FileCheck::new(
+                crate::file_check::Rule::Paths(Box::new(rules)),
                 operations,
                 tools,
                 arguments,
             )?);
         }
         CheckKind::Command { commands, tools } => {
-            extra.command = Some(crate::shell::CommandCheck::new(commands, tools)?);
+            extra.command = Some(crate::command_check::CommandCheck::new(commands, tools)?);
         }
         CheckKind::Workspace {
             operations,
             tools,
             arguments,
         } => {
-            extra.files = Some(crate::files::FileCheck::new(
-                crate::files::Rule::Workspace,
+            extra.files = Some(crate::file_check::FileCheck::new(
+                crate::file_check::Rule::Workspace,
                 operations,
                 tools,
                 arguments,

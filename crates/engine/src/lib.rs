@@ -1,11 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod clock;
-#[allow(
-    dead_code,
-    reason = "parts of the shell parser are only used by its tests"
-)]
-mod command;
+mod command_check;
 mod condition;
 #[allow(
     dead_code,
@@ -16,7 +12,7 @@ mod dupkeys;
 mod engine;
 mod error;
 mod eval;
-mod files;
+mod file_check;
 #[allow(dead_code, reason = "parts of the path API are only used by its tests")]
 mod paths;
 pub mod policy;
@@ -24,6 +20,10 @@ mod ratelimit;
 mod request;
 mod scan;
 mod schema;
+#[allow(
+    dead_code,
+    reason = "parts of the shell parser are only used by its tests"
+)]
 mod shell;
 mod tools;
 

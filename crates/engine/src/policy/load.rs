@@ -533,7 +533,7 @@ impl Loader {
             Some("command") => {
                 let commands = self.optional_entries(obj, ptr, "commands");
                 self.each_entry(obj, ptr, "commands", &commands, |c| {
-                    crate::command::CommandPatterns::new(&[c.to_owned()]).map(|_| ())
+                    crate::shell::CommandPatterns::new(&[c.to_owned()]).map(|_| ())
                 });
                 let tools = self.optional_entries(obj, ptr, "tools");
                 self.globs(obj, ptr, &tools);

@@ -1,0 +1,196 @@
+//! The `command` check: the shell lines a request would run, and whether a
+//! command in them matches a pattern (SPEC §4.5).
+
+use palisade_protocol::{CheckRequest, ResourceKind, Stage, pointer};
+use serde_json::Value;
+
+use crate::shell::{CommandPatterns, DANGEROUS};
+use crate::tools::{ToolMatcher, ToolMatcherBuilder};
+
+/// Tools whose arguments are shell lines, when a check names none.
+pub(crate) const DEFAULT_TOOLS: &[&str] = &[
+    "bash*",
+    "sh",
+    "zsh",
+    "shell*",
+    "*_shell",
+    "*terminal*",
+    "*exec*",
+    "run_command*",
+    "run_shell*",
+    "powershell*",
+    "cmd",
+];
+
+/// Argument names that hold a shell line.
+pub(crate) const COMMAND_ARGUMENTS: &[&str] = &[
+    "command",
+    "cmd",
+    "commandLine",
+    "command_line",
+    "script",
+    "shell",
+    "code",
+    "input",
+    "args",
+    "argv",
+];
+
+/// A compiled `command` check.
+#[derive(Clone, Debug)]
+pub(crate) struct CommandCheck {
+    patterns: CommandPatterns,
+    /// For the built-in set: what each pattern catches.
+    descriptions: Option<Vec<&'static str>>,
+    tools: ToolMatcher,
+}
+
+impl CommandCheck {
+    /// `commands` empty: the built-in dangerous-command set.
+    pub(crate) fn new(
+        commands: &[String],
+        tools: &[String],
+    ) -> Result<Self, (&'static str, String)> {
+        let (patterns, descriptions) = if commands.is_empty() {
+            let p: Vec<&str> = DANGEROUS.iter().map(|d| d.1).collect();
+            (
+                CommandPatterns::new(&p).map_err(|e| ("commands", e))?,
+                Some(DANGEROUS.iter().map(|d| d.2).collect()),
+            )
+        } else {
+            (
+                CommandPatterns::new(commands).map_err(|e| ("commands", e))?,
+                None,
+            )
+        };
+        let mut b = ToolMatcherBuilder::default();
+        if tools.is_empty() {
+            for g in DEFAULT_TOOLS {
+                b.add_any_case(0, g).map_err(|e| ("tools", e))?;
+            }
+        } else {
+            for g in tools {
+                b.add(0, g).map_err(|e| ("tools", e))?;
+            }
+        }
+        let tools = b
+            .build()
+            .map_err(|e| ("tools", e))?
+            .ok_or(("tools", "no tools".to_owned()))?;
+        Ok(Self {
+            patterns,
+            descriptions,
+            tools,
+        })
+    }
+
+    /// The pointer of the first shell line with a matching command, and what
+    /// the matching pattern catches.
+    pub(crate) fn first_hit(
+        &self,
+        request: &CheckRequest,
+        stage: Stage,
+    ) -> Option<(String, Option<String>)> {
+        for (ptr, line) in self.lines(request, stage) {
+            let matched = self.patterns.matches(&line);
+            if let Some(&i) = matched.first() {
+                let why = match &self.descriptions {
+                    Some(d) => d.get(i).map(|s| (*s).to_owned()),
+                    None => None,
+                };
+                return Some((ptr, why));
+            }
+        }
+        None
+    }
+
+    fn lines(&self, request: &CheckRequest, stage: Stage) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        match stage {
+            Stage::ToolUse => {
+                let Some(tool) = &request.tool else {
+                    return out;
+                };
+                let mut named = false;
+                self.tools.matches(&tool.name, |_| named = true);
+                if !named {
+                    return out;
+                }
+                match &tool.arguments {
+                    // A bare string is the line itself.
+                    Some(Value::String(s)) => out.push(("/tool/arguments".to_owned(), s.clone())),
+                    Some(Value::Object(args)) => {
+                        // `{"command": "rm", "args": ["-rf", "/"]}` is one line.
+                        if let (Some(Value::String(cmd)), Some(Value::Array(rest))) = (
+                            args.get("command").or_else(|| args.get("cmd")),
+                            args.get("args").or_else(|| args.get("argv")),
+                        ) {
+                            let mut words = vec![Value::String(cmd.clone())];
+                            words.extend(rest.iter().cloned());
+                            push_line(&mut out, "/tool/arguments".to_owned(), &Value::Array(words));
+                        }
+                        for name in COMMAND_ARGUMENTS {
+                            if let Some(v) = args.get(*name) {
+                                let mut p = String::from("/tool/arguments");
+                                pointer::push(&mut p, name);
+                                push_line(&mut out, p, v);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Stage::Action => {
+                let Some(action) = &request.action else {
+                    return out;
+                };
+                let process = action
+                    .resource
+                    .as_ref()
+                    .is_some_and(|r| r.kind == ResourceKind::Process)
+                    || action.operation.as_deref().is_some_and(|op| {
+                        matches!(
+                            op.to_ascii_lowercase().as_str(),
+                            "exec" | "execute" | "spawn" | "run" | "shell" | "command"
+                        )
+                    });
+                if !process {
+                    return out;
+                }
+                for (i, t) in action.targets.iter().flatten().enumerate() {
+                    out.push((format!("/action/targets/{i}/uri"), t.uri.clone()));
+                }
+                if let Some(attrs) = &action.attributes {
+                    for name in COMMAND_ARGUMENTS {
+                        if let Some(v) = attrs.get(*name) {
+                            let mut p = String::from("/action/attributes");
+                            pointer::push(&mut p, name);
+                            push_line(&mut out, p, v);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+}
+
+/// A string is a line; an array of strings is an argv, joined with spaces
+/// after quoting each word so that the parser sees the same words.
+fn push_line(out: &mut Vec<(String, String)>, ptr: String, v: &Value) {
+    match v {
+        Value::String(s) => out.push((ptr, s.clone())),
+        Value::Array(items) => {
+            let words: Vec<String> = items
+                .iter()
+                .filter_map(|w| w.as_str())
+                .map(|w| format!("'{}'", w.replace('\'', r"'\''")))
+                .collect();
+            if !words.is_empty() {
+                out.push((ptr, words.join(" ")));
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,216 @@
+//! Path rules: `paths` and `except` globs compiled and matched.
+
+use globset::{Candidate, Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+
+use super::resolve::{ResolvedPath, base_dir, escapes, file_name, shown, under};
+
+/// The compiled `paths` and `except` globs of a `path` check.
+#[derive(Clone, Debug)]
+pub(crate) struct PathRules {
+    /// `paths`: case-insensitive, with loose fallbacks.
+    deny: Globs,
+    /// `except`: exact, no fallbacks.
+    allow: Globs,
+}
+
+impl PathRules {
+    /// Compiles a check's `paths` and `except`; an error names the first bad
+    /// pattern. No patterns at all matches nothing.
+    pub(crate) fn new(paths: &[String], except: &[String]) -> Result<Self, String> {
+        Ok(Self {
+            deny: Globs::new(paths, true)?,
+            allow: Globs::new(except, false)?,
+        })
+    }
+
+    /// Whether some reading of `path` is matched by `paths` and not by
+    /// `except`. `cwd` and `home` are the request's context, the same that
+    /// `path` was resolved with; an unusable one counts as missing.
+    pub(crate) fn matches(
+        &self,
+        path: &ResolvedPath,
+        cwd: Option<&str>,
+        home: Option<&str>,
+    ) -> bool {
+        let home_dir = home.and_then(|h| base_dir(h, None, "home").ok());
+        let cwd_dir = cwd.and_then(|c| base_dir(c, home, "cwd").ok());
+        let (cwd_dir, home_dir) = (cwd_dir.as_deref(), home_dir.as_deref());
+        path.readings()
+            .any(|r| self.deny.hit(r, cwd_dir, home_dir) && !self.allow.hit(r, cwd_dir, home_dir))
+    }
+}
+
+/// Index of the glob set for file names.
+pub(super) const NAME: usize = 0;
+/// Index of the glob set for absolute patterns.
+pub(super) const ABSOLUTE: usize = 1;
+/// Index of the glob set for patterns anchored at `cwd`.
+pub(super) const RELATIVE: usize = 2;
+/// Index of the glob set for `**/…` patterns, matched anywhere.
+pub(super) const ANYWHERE: usize = 3;
+/// Index of the glob set for `~/…` patterns, anchored at `home`.
+pub(super) const HOME: usize = 4;
+/// Index of the `**/`-prefixed absolute patterns, for relative targets.
+pub(super) const LOOSE_ABSOLUTE: usize = 5;
+/// Index of the `**/`-prefixed relative patterns, for a missing `cwd`.
+pub(super) const LOOSE_RELATIVE: usize = 6;
+/// Index of the `**/`-prefixed home patterns, for a missing `home`.
+pub(super) const LOOSE_HOME: usize = 7;
+/// How many glob sets one side of a rule has.
+pub(super) const SETS: usize = 8;
+
+/// One side of a path rule (`paths` or `except`), one glob set per kind of
+/// anchor.
+#[derive(Clone, Debug)]
+pub(super) struct Globs {
+    /// The sets, indexed by [`NAME`] … [`LOOSE_HOME`].
+    sets: [GlobSet; SETS],
+    /// `paths` (case-insensitive, loose fallbacks) rather than `except`.
+    deny: bool,
+}
+
+impl Globs {
+    /// Compiles one side of a rule.
+    fn new(patterns: &[String], deny: bool) -> Result<Self, String> {
+        let mut builders: [GlobSetBuilder; SETS] = std::array::from_fn(|_| GlobSetBuilder::new());
+        for pattern in patterns {
+            add_pattern(&mut builders, pattern, deny)?;
+        }
+        let mut sets = Vec::with_capacity(SETS);
+        for builder in builders {
+            sets.push(
+                builder
+                    .build()
+                    .map_err(|e| format!("invalid path patterns: {e}"))?,
+            );
+        }
+        let sets = sets
+            .try_into()
+            .map_err(|_| "invalid path patterns".to_owned())?;
+        Ok(Self { sets, deny })
+    }
+
+    /// Whether one reading is matched, given the normalized `cwd` and `home`.
+    fn hit(&self, reading: &str, cwd: Option<&str>, home: Option<&str>) -> bool {
+        let sets = &self.sets;
+        if sets[NAME].is_match(file_name(reading)) {
+            return true;
+        }
+        if !reading.starts_with('/') {
+            let rel = if reading == "." { "" } else { reading };
+            let rel = Candidate::new(rel);
+            if sets[ANYWHERE].is_match_candidate(&rel) {
+                return true;
+            }
+            return if self.deny {
+                sets[LOOSE_ABSOLUTE].is_match_candidate(&rel)
+                    || sets[LOOSE_RELATIVE].is_match_candidate(&rel)
+                    || sets[LOOSE_HOME].is_match_candidate(&rel)
+            } else {
+                !escapes(reading) && sets[RELATIVE].is_match_candidate(&rel)
+            };
+        }
+        let whole = Candidate::new(reading);
+        if sets[ABSOLUTE].is_match_candidate(&whole) || sets[ANYWHERE].is_match_candidate(&whole) {
+            return true;
+        }
+        let anchored = |base: Option<&str>, set: usize, loose: usize| match base {
+            Some(base) => {
+                under(reading, base, self.deny).is_some_and(|rel| sets[set].is_match(rel))
+            }
+            None => self.deny && sets[loose].is_match_candidate(&whole),
+        };
+        anchored(cwd, RELATIVE, LOOSE_RELATIVE) || anchored(home, HOME, LOOSE_HOME)
+    }
+}
+
+/// Classifies one pattern and adds its globs to `builders`.
+pub(super) fn add_pattern(
+    builders: &mut [GlobSetBuilder; SETS],
+    pattern: &str,
+    deny: bool,
+) -> Result<(), String> {
+    let bad = |why: &str| format!("invalid path pattern {}: {why}", shown(pattern));
+    if pattern.is_empty() {
+        return Err("invalid path pattern ``: empty".to_owned());
+    }
+    if pattern.contains('\0') {
+        return Err(bad("contains a nul byte"));
+    }
+    let (set, loose, body) = if pattern == "~" || pattern.starts_with("~/") {
+        (HOME, Some(LOOSE_HOME), &pattern[1..])
+    } else if pattern.starts_with('~') {
+        return Err(bad("`~user` cannot be resolved; write the absolute path"));
+    } else if !pattern.contains('/') {
+        builders[NAME].add(glob(pattern, deny).map_err(|e| bad(e.kind().to_string().as_str()))?);
+        return Ok(());
+    } else if pattern.starts_with('/') {
+        (ABSOLUTE, Some(LOOSE_ABSOLUTE), pattern)
+    } else if pattern.starts_with("**/") {
+        (ANYWHERE, None, pattern)
+    } else {
+        (RELATIVE, Some(LOOSE_RELATIVE), pattern)
+    };
+    for form in pattern_forms(body, set == ABSOLUTE).map_err(bad)? {
+        builders[set].add(glob(&form, deny).map_err(|e| bad(e.kind().to_string().as_str()))?);
+        if let (true, Some(loose)) = (deny, loose) {
+            let anywhere = if form.starts_with('/') {
+                format!("**{form}")
+            } else if form.is_empty() {
+                "**".to_owned()
+            } else {
+                format!("**/{form}")
+            };
+            builders[loose]
+                .add(glob(&anywhere, deny).map_err(|e| bad(e.kind().to_string().as_str()))?);
+        }
+    }
+    Ok(())
+}
+
+/// The globs a pattern with `/` stands for: the pattern with `.` components
+/// and repeated slashes dropped, plus the directory itself for `dir/` and
+/// `dir/**` (and everything under it for `dir/`). A `..` component is an
+/// error. `absolute` keeps the leading `/` (the root is `/`); otherwise the
+/// anchor itself is the empty string.
+pub(super) fn pattern_forms(body: &str, absolute: bool) -> Result<Vec<String>, &'static str> {
+    let trailing = body.ends_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in body.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return Err("`..` is not allowed in a pattern"),
+            _ => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    let full = |s: &str| {
+        if absolute {
+            format!("/{s}")
+        } else {
+            s.to_owned()
+        }
+    };
+    let mut forms = vec![full(&joined)];
+    if trailing {
+        forms.push(full(&if joined.is_empty() {
+            "**".to_owned()
+        } else {
+            format!("{joined}/**")
+        }));
+    } else if joined == "**" {
+        forms.push(full(""));
+    } else if let Some(parent) = joined.strip_suffix("/**") {
+        forms.push(full(parent));
+    }
+    Ok(forms)
+}
+
+/// One glob: `*` and `?` stay within a component; `paths` ignore case.
+pub(super) fn glob(pattern: &str, deny: bool) -> Result<Glob, globset::Error> {
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .case_insensitive(deny)
+        .build()
+}
