@@ -4,7 +4,7 @@
 use palisade_protocol::{CheckRequest, ResourceKind, Stage, pointer};
 use serde_json::Value;
 
-use crate::shell::{CommandPatterns, DANGEROUS};
+use crate::shell::{CommandPatterns, DANGEROUS, Native, commands};
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
 /// Tools whose arguments are shell lines, when a check names none.
@@ -52,10 +52,10 @@ impl CommandCheck {
         tools: &[String],
     ) -> Result<Self, (&'static str, String)> {
         let (patterns, descriptions) = if commands.is_empty() {
-            let p: Vec<&str> = DANGEROUS.iter().map(|d| d.1).collect();
+            let p: Vec<String> = DANGEROUS.iter().map(|d| format!("@{}", d.id)).collect();
             (
                 CommandPatterns::new(&p).map_err(|e| ("commands", e))?,
-                Some(DANGEROUS.iter().map(|d| d.2).collect()),
+                Some(DANGEROUS.iter().map(|d| d.description).collect()),
             )
         } else {
             (
@@ -92,12 +92,21 @@ impl CommandCheck {
         stage: Stage,
     ) -> Option<(String, Option<String>)> {
         for (ptr, line) in self.lines(request, stage) {
-            let matched = self.patterns.matches(&line);
+            let commands = commands(&line);
+            let matched = self.patterns.matches_commands(&commands);
             if let Some(&i) = matched.first() {
-                let why = match &self.descriptions {
+                let mut why = match &self.descriptions {
                     Some(d) => d.get(i).map(|s| (*s).to_owned()),
                     None => None,
                 };
+                if self.patterns.has_native(i, Native::Opaque)
+                    && let Some(reason) = commands.iter().find_map(|c| c.opaque.as_deref())
+                {
+                    why = Some(match why {
+                        Some(d) => format!("{d}: {reason}"),
+                        None => reason.to_owned(),
+                    });
+                }
                 return Some((ptr, why));
             }
         }

@@ -158,13 +158,15 @@
 mod builtin;
 mod lines;
 mod normalise;
+mod opaque;
 mod parse;
 mod patterns;
 #[cfg(test)]
 mod tests;
+mod words;
 mod wrappers;
 
-pub(crate) use builtin::DANGEROUS;
+pub(crate) use builtin::{DANGEROUS, Native};
 pub(crate) use normalise::normalise;
 pub(crate) use patterns::CommandPatterns;
 
@@ -197,7 +199,7 @@ const SHELLS: &[&str] = &[
 ];
 
 /// One simple command of a shell line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Command {
     /// The words after quote removal, without the leading assignments and
     /// the redirections.
@@ -210,6 +212,20 @@ pub(crate) struct Command {
     /// For each word, its text as a shell would read it again, when that
     /// differs ([`Word::script`]).
     scripts: Vec<Option<String>>,
+    /// For each word, whether its base name depends on an expansion, a
+    /// substitution or a glob (empty when none does).
+    dynamic: Vec<bool>,
+    /// Why what the command runs cannot be known without running it, if
+    /// that is so.
+    pub(crate) opaque: Option<String>,
+    /// Whether the command calls a function of the line that calls itself
+    /// in the background or through a pipe (a fork bomb).
+    pub(crate) fork_bomb: bool,
+    /// Whether the command is run in the background (`cmd &`).
+    background: bool,
+    /// Whether the command is inside `>( … )`, reading what the command
+    /// around it writes there.
+    output_subst: bool,
     /// How many times the text holding the command was read again.
     depth: usize,
     /// Whether strings the command runs have been read already.
@@ -257,6 +273,17 @@ impl Redirect {
 
     /// The redirection as it appears in a view: `> /dev/sda`, `2>&1`.
     fn render(&self) -> String {
+        // `>|` and `>&file` write as `>` does.
+        if let Some(fd) = self.op.strip_suffix(">|") {
+            return format!("{fd}> {}", self.target);
+        }
+        if self.op.ends_with(">&")
+            && !self.target.is_empty()
+            && self.target != "-"
+            && !self.target.bytes().all(|b| b.is_ascii_digit())
+        {
+            return format!("{} {}", self.op.trim_end_matches('&'), self.target);
+        }
         if self.op.ends_with('&') {
             format!("{}{}", self.op, self.target)
         } else {
@@ -271,10 +298,8 @@ impl Command {
         Self {
             words,
             pipeline,
-            redirects: Vec::new(),
-            scripts: Vec::new(),
             depth,
-            expanded: false,
+            ..Self::default()
         }
     }
 
@@ -345,6 +370,7 @@ impl Command {
 pub(crate) fn commands(line: &str) -> Vec<Command> {
     let mut ctx = Ctx::default();
     parse_text(line.as_bytes(), 0, &mut ctx);
+    opaque::analyse(&mut ctx.out, &ctx.functions);
     ctx.out
 }
 
@@ -357,6 +383,8 @@ struct Ctx {
     pipelines: usize,
     /// Here-document bodies (as written, as read again), by slot.
     bodies: Vec<Option<(String, String)>>,
+    /// The names of the functions the line defines.
+    functions: Vec<String>,
 }
 
 impl Ctx {

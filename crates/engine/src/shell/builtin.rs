@@ -1,124 +1,210 @@
 //! The built-in dangerous-command set.
 
-/// The built-in dangerous-command set: `(id, pattern, description)`.
+/// A test of a command that is not a pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Native {
+    /// No such test.
+    None,
+    /// What the command runs cannot be known without running it
+    /// ([`Command::opaque`](super::Command::opaque)).
+    Opaque,
+    /// The command calls a function of the line that calls itself in the
+    /// background or through a pipe.
+    ForkBomb,
+}
+
+/// One entry of the built-in set.
+#[derive(Debug)]
+pub(crate) struct Builtin {
+    /// Its id: `@id` names it in a check's `commands`.
+    pub(crate) id: &'static str,
+    /// Its patterns, written for the views of
+    /// [`CommandPatterns`](super::CommandPatterns).
+    pub(crate) patterns: &'static [&'static str],
+    /// Its test that is not a pattern.
+    pub(crate) native: Native,
+    /// What it catches.
+    pub(crate) description: &'static str,
+}
+
+/// The built-in dangerous-command set.
 ///
-/// Patterns are written for the views of [`CommandPatterns`]; those that
-/// rely on the normalised view (split, sorted options: `rm -f -r /`) say so.
-/// `{,* }` lets other options or words come between two words.
-pub(crate) const DANGEROUS: &[(&str, &str, &str)] = &[
-    (
-        "rm-recursive-force",
+/// Patterns that rely on the normalised view (split, sorted options:
+/// `rm -f -r /`) say so. `{,* }` lets other options or words come between
+/// two words.
+pub(crate) const DANGEROUS: &[Builtin] = &[
+    Builtin {
+        id: "rm-recursive-force",
         // Normalised: `-f` sorts before `-r`.
-        "rm {,* }-f {,* }-r{, *}",
-        "deletes a tree recursively and without asking (rm -rf in any spelling)",
-    ),
-    (
-        "rm-no-preserve-root",
-        "rm {,* }--no-preserve-root{, *}",
-        "deletes with the guard against deleting / turned off",
-    ),
-    (
-        "privilege-escalation",
-        "{sudo,doas,su,sudoedit,pkexec} *",
-        "runs a command with raised privileges",
-    ),
-    ("dd-write", "dd {,* }of=*", "dd writing to a file or device"),
-    (
-        "mkfs",
-        "{mkfs,mke2fs,mkswap}*",
-        "creates a file system, erasing what the device held",
-    ),
-    (
-        "chmod-777-recursive",
+        patterns: &["rm {,* }-f {,* }-r{, *}"],
+        native: Native::None,
+        description: "deletes a tree recursively and without asking (rm -rf in any spelling)",
+    },
+    Builtin {
+        id: "rm-no-preserve-root",
+        patterns: &["rm {,* }--no-preserve-root{, *}"],
+        native: Native::None,
+        description: "deletes with the guard against deleting / turned off",
+    },
+    Builtin {
+        id: "privilege-escalation",
+        patterns: &["{sudo,doas,su,sudoedit,pkexec} *"],
+        native: Native::None,
+        description: "runs a command with raised privileges",
+    },
+    Builtin {
+        id: "dd-write",
+        patterns: &["dd {,* }of=*"],
+        native: Native::None,
+        description: "dd writing to a file or device",
+    },
+    Builtin {
+        id: "mkfs",
+        patterns: &["{mkfs,mke2fs,mkswap}*"],
+        native: Native::None,
+        description: "creates a file system, erasing what the device held",
+    },
+    Builtin {
+        id: "chmod-777-recursive",
         // Normalised: options first, then the mode.
-        "chmod {,* }-R {,* }{777,0777,a+rwx,ugo+rwx}{, *}",
-        "makes a whole tree writable by everyone",
-    ),
-    (
-        "chmod-777-root",
-        "chmod {,* }{777,0777,a+rwx,ugo+rwx} /",
-        "makes the root directory writable by everyone",
-    ),
-    (
-        "chown-recursive",
+        patterns: &["chmod {,* }-R {,* }{777,0777,a+rwx,ugo+rwx}{, *}"],
+        native: Native::None,
+        description: "makes a whole tree writable by everyone",
+    },
+    Builtin {
+        id: "chmod-777-root",
+        patterns: &["chmod {,* }{777,0777,a+rwx,ugo+rwx} /"],
+        native: Native::None,
+        description: "makes the root directory writable by everyone",
+    },
+    Builtin {
+        id: "chown-recursive",
         // Normalised: `--recursive` is `-R`.
-        "{chown,chgrp} {,* }-R{, *}",
-        "changes the owner of a whole tree",
-    ),
-    ("shred", "shred *", "overwrites files beyond recovery"),
-    (
-        "wipefs",
-        "wipefs *",
-        "erases file-system signatures from a device",
-    ),
-    (
-        "fdisk",
-        "{fdisk,sfdisk,cfdisk,gdisk,sgdisk} *",
-        "edits a partition table",
-    ),
-    ("parted", "parted *", "edits a partition table"),
-    (
-        "docker-privileged",
-        "{docker,podman} * --privileged{,=true}{, *}",
-        "starts a container with full access to the host",
-    ),
-    (
-        "download-pipe-shell",
-        "{curl,wget} * | {sh,bash,zsh,dash,ksh,fish,python,python3,perl,ruby,node}{, *}",
-        "runs a downloaded script (curl … | sh)",
-    ),
-    (
-        "download-subst-shell",
-        "{sh,bash,zsh,dash,ksh,source,.} {,* }{<(,$(}{curl,wget} *",
-        "runs a downloaded script (bash <(curl …), bash -c \"$(curl …)\")",
-    ),
-    (
-        "git-push-force",
-        "git {,* }push {,* }{--force*,+*}",
-        "rewrites the history of a remote branch",
-    ),
-    (
-        "git-push-f",
+        patterns: &["{chown,chgrp} {,* }-R{, *}"],
+        native: Native::None,
+        description: "changes the owner of a whole tree",
+    },
+    Builtin {
+        id: "shred",
+        patterns: &["shred *"],
+        native: Native::None,
+        description: "overwrites files beyond recovery",
+    },
+    Builtin {
+        id: "wipefs",
+        patterns: &["wipefs *"],
+        native: Native::None,
+        description: "erases file-system signatures from a device",
+    },
+    Builtin {
+        id: "fdisk",
+        patterns: &["{fdisk,sfdisk,cfdisk,gdisk,sgdisk} *"],
+        native: Native::None,
+        description: "edits a partition table",
+    },
+    Builtin {
+        id: "parted",
+        patterns: &["parted *"],
+        native: Native::None,
+        description: "edits a partition table",
+    },
+    Builtin {
+        id: "docker-privileged",
+        patterns: &["{docker,podman} * --privileged{,=true}{, *}"],
+        native: Native::None,
+        description: "starts a container with full access to the host",
+    },
+    Builtin {
+        id: "download-pipe-shell",
+        patterns: &[
+            "{curl,wget} * | {sh,bash,zsh,dash,ksh,fish,python,python3,perl,ruby,node}{, *}",
+        ],
+        native: Native::None,
+        description: "runs a downloaded script (curl … | sh)",
+    },
+    Builtin {
+        id: "download-subst-shell",
+        patterns: &["{sh,bash,zsh,dash,ksh,source,.} {,* }{<(,$(}{curl,wget} *"],
+        native: Native::None,
+        description: "runs a downloaded script (bash <(curl …), bash -c \"$(curl …)\")",
+    },
+    Builtin {
+        id: "git-push-force",
+        patterns: &[
+            "git {,* }push {,* }{--force*,+*}",
+            "git {,* }--force-* {,* }push{, *}",
+        ],
+        native: Native::None,
+        description: "rewrites the history of a remote branch",
+    },
+    Builtin {
+        id: "git-push-f",
         // Normalised: `-f` (and `--force`) sort before the subcommand.
-        "git {,* }-f {,* }push{, *}",
-        "rewrites the history of a remote branch",
-    ),
-    (
-        "git-reset-hard",
-        "git {,* }reset {,* }--hard{, *}",
-        "discards uncommitted changes",
-    ),
-    (
-        "git-clean-force",
+        patterns: &["git {,* }-f {,* }push{, *}"],
+        native: Native::None,
+        description: "rewrites the history of a remote branch",
+    },
+    Builtin {
+        id: "git-reset-hard",
+        patterns: &[
+            "git {,* }reset {,* }--hard{, *}",
+            "git {,* }--hard {,* }reset{, *}",
+        ],
+        native: Native::None,
+        description: "discards uncommitted changes",
+    },
+    Builtin {
+        id: "git-clean-force",
         // Normalised.
-        "git {,* }-f {,* }clean{, *}",
-        "deletes untracked files",
-    ),
-    ("fork-bomb", ": | :", "the fork bomb :(){ :|:& };:"),
-    (
-        "write-block-device",
-        "*> /dev/{sd,hd,vd,xvd,nvme,mmcblk,disk}*",
-        "overwrites a disk through a redirection",
-    ),
-    (
-        "mv-to-dev-null",
-        "mv * /dev/null",
-        "moves files into /dev/null, destroying them",
-    ),
-    (
-        "crontab-remove",
+        patterns: &["git {,* }-f {,* }clean{, *}"],
+        native: Native::None,
+        description: "deletes untracked files",
+    },
+    Builtin {
+        id: "fork-bomb",
+        patterns: &[": | :"],
+        native: Native::ForkBomb,
+        description: "the fork bomb :(){ :|:& };:",
+    },
+    Builtin {
+        id: "write-block-device",
+        patterns: &[
+            "*> /dev/{sd,hd,vd,xvd,nvme,mmcblk,disk}*",
+            "tee {,* }/dev/{sd,hd,vd,xvd,nvme,mmcblk,disk}*",
+            "cp * /dev/{sd,hd,vd,xvd,nvme,mmcblk,disk}*",
+        ],
+        native: Native::None,
+        description: "overwrites a disk through a redirection",
+    },
+    Builtin {
+        id: "mv-to-dev-null",
+        patterns: &["mv * /dev/null"],
+        native: Native::None,
+        description: "moves files into /dev/null, destroying them",
+    },
+    Builtin {
+        id: "crontab-remove",
         // Normalised.
-        "crontab {,* }-r{, *}",
-        "deletes every cron job of the user",
-    ),
-    (
-        "system-power",
-        "{shutdown,reboot,halt,poweroff} *",
-        "shuts the machine down or restarts it",
-    ),
-    (
-        "systemctl-power",
-        "systemctl {,* }{poweroff,reboot,halt,kexec}{, *}",
-        "shuts the machine down or restarts it",
-    ),
+        patterns: &["crontab {,* }-r{, *}"],
+        native: Native::None,
+        description: "deletes every cron job of the user",
+    },
+    Builtin {
+        id: "system-power",
+        patterns: &["{shutdown,reboot,halt,poweroff} *"],
+        native: Native::None,
+        description: "shuts the machine down or restarts it",
+    },
+    Builtin {
+        id: "systemctl-power",
+        patterns: &["systemctl {,* }{poweroff,reboot,halt,kexec}{, *}"],
+        native: Native::None,
+        description: "shuts the machine down or restarts it",
+    },
+    Builtin {
+        id: "opaque",
+        patterns: &[],
+        native: Native::Opaque,
+        description: "runs something that cannot be known without running it",
+    },
 ];

@@ -3,7 +3,7 @@
 
 use super::parse::parse_text;
 use super::wrappers::{Seq, Step, unwrap_step};
-use super::{Command, Ctx, MAX_DEPTH, SHELLS, basename};
+use super::{Command, Ctx, MAX_DEPTH, PLACEHOLDER, SHELLS, basename};
 
 /// Gives the commands listed from `start` on their here-document bodies,
 /// then reads the strings they run.
@@ -26,7 +26,8 @@ pub(super) fn settle(start: usize, ctx: &mut Ctx) {
 }
 
 /// Reads the strings that command `i` runs as shell lines (`-c`, `eval`,
-/// here-documents fed to a shell, `find -exec`, …).
+/// here-documents fed to a shell, `find -exec`, …), and marks it opaque
+/// when what it runs cannot be read.
 pub(super) fn expand(i: usize, ctx: &mut Ctx) {
     let Some(command) = ctx.out.get_mut(i) else {
         return;
@@ -39,19 +40,11 @@ pub(super) fn expand(i: usize, ctx: &mut Ctx) {
     if depth >= MAX_DEPTH {
         return;
     }
-    // The last here-document or here-string: what a shell would read.
-    let stdin = command
+    let stdin = stdin_text(command);
+    let from_file = command
         .redirects
         .iter()
-        .rev()
-        .find(|r| r.is_heredoc() || r.op.ends_with("<<<"))
-        .map(|r| {
-            if r.op.ends_with("<<<") {
-                r.script.clone().unwrap_or_else(|| r.target.clone())
-            } else {
-                r.body_script.clone().unwrap_or_default()
-            }
-        });
+        .any(|r| r.op == "<" || r.op == "0<" || r.op == "<>");
     // Substitutions in the words were read where they stand: reading them
     // again would only repeat them (and, nested, double the work per level).
     let words = command.script_words();
@@ -77,14 +70,57 @@ pub(super) fn expand(i: usize, ctx: &mut Ctx) {
             "watch" => watch_line(args),
             "trap" => trap_action(args).map(str::to_owned),
             "su" | "runuser" => su_command(args).map(str::to_owned),
+            "sg" => sg_command(args),
+            "flock" | "script" => dash_c(args).map(str::to_owned),
+            "ssh" => match ssh_command(args) {
+                Some(line) => Some(line),
+                None => {
+                    piped_input(i, ctx, stdin.as_deref(), "a remote shell reads commands");
+                    return;
+                }
+            },
+            "parallel" => match parallel_command(args) {
+                Some(line) => Some(line),
+                None => {
+                    set_opaque(
+                        i,
+                        ctx,
+                        "`parallel` reads the commands it runs from its input",
+                    );
+                    return;
+                }
+            },
+            "alias" => {
+                for a in args {
+                    if let Some((_, value)) = a.split_once('=') {
+                        parse_text(value.as_bytes(), depth + 1, ctx);
+                    }
+                }
+                return;
+            }
             "find" => {
                 find_exec(args, depth, ctx);
                 return;
             }
             _ => match shell_input(args) {
-                Some(Some(body)) => Some(body.to_owned()),
-                Some(None) => stdin.clone(),
-                None => None,
+                Input::Line { line, params } => Some(positional(line, params)),
+                Input::Stdin if !from_file => {
+                    piped_input(i, ctx, stdin.as_deref(), "a shell reads commands");
+                    return;
+                }
+                Input::Script(script) if is_substitution(script) => {
+                    set_opaque(
+                        i,
+                        ctx,
+                        "a shell runs a script whose text comes from a substitution",
+                    );
+                    return;
+                }
+                Input::Script(script) if is_stdin_path(script) && !from_file => {
+                    piped_input(i, ctx, stdin.as_deref(), "a shell reads commands");
+                    return;
+                }
+                _ => None,
             },
         };
         if let Some(text) = text {
@@ -100,7 +136,278 @@ pub(super) fn expand(i: usize, ctx: &mut Ctx) {
 
 /// Commands (besides [`SHELLS`]) that run a string as a shell line or
 /// another command: see [`expand`].
-pub(super) const ACTIONS: &[&str] = &["eval", "watch", "trap", "su", "runuser", "find"];
+pub(super) const ACTIONS: &[&str] = &[
+    "eval", "watch", "trap", "su", "runuser", "find", "sg", "flock", "script", "ssh", "parallel",
+    "alias",
+];
+
+/// What a command reads on its standard input from its own redirections:
+/// the last here-document or here-string.
+pub(super) fn stdin_text(command: &Command) -> Option<String> {
+    command
+        .redirects
+        .iter()
+        .rev()
+        .find(|r| r.is_heredoc() || r.op.ends_with("<<<"))
+        .map(|r| {
+            if r.op.ends_with("<<<") {
+                r.script.clone().unwrap_or_else(|| r.target.clone())
+            } else {
+                r.body_script.clone().unwrap_or_default()
+            }
+        })
+}
+
+/// Reads what a shell (or `ssh`) at command `i` takes on its standard
+/// input: its here-document, or the text of a literal `echo`, `printf` or
+/// `cat <<EOF` piped into it. Anything else cannot be known: the command is
+/// opaque.
+fn piped_input(i: usize, ctx: &mut Ctx, stdin: Option<&str>, what: &str) {
+    let depth = ctx.out.get(i).map_or(0, |c| c.depth);
+    if let Some(text) = stdin {
+        parse_text(text.as_bytes(), depth + 1, ctx);
+        return;
+    }
+    match feeder(i, ctx) {
+        Feed::Text(text) => parse_text(text.as_bytes(), depth + 1, ctx),
+        Feed::Unknown(from) => set_opaque(i, ctx, &format!("{what} from `{from}` through a pipe")),
+        Feed::Terminal => set_opaque(i, ctx, &format!("{what} from its standard input")),
+    }
+}
+
+/// What feeds a command's standard input through a pipe.
+enum Feed {
+    /// Known text.
+    Text(String),
+    /// The output of this program.
+    Unknown(String),
+    /// Nothing in the line: whatever the caller's input is.
+    Terminal,
+}
+
+/// The command before `i` in its pipeline, and the text it writes when
+/// that is known without running anything.
+fn feeder(i: usize, ctx: &Ctx) -> Feed {
+    let Some(me) = ctx.out.get(i) else {
+        return Feed::Terminal;
+    };
+    let Some(prev) = ctx
+        .out
+        .get(..i)
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .find(|c| c.pipeline == me.pipeline && c.depth == me.depth)
+    else {
+        // Inside `>( … )` the input is the outer command's output.
+        return if me.output_subst {
+            Feed::Unknown(String::from(">( … )"))
+        } else {
+            Feed::Terminal
+        };
+    };
+    let unwrapped = prev.unwrapped();
+    let name = unwrapped.first().map_or("", |w| basename(w));
+    let args = unwrapped.get(1..).unwrap_or_default();
+    let literal = !prev.dynamic.contains(&true) && args.iter().all(|a| !a.contains(['$', '`']));
+    match name {
+        "echo" if literal => {
+            let args: Vec<&str> = args
+                .iter()
+                .map(String::as_str)
+                .skip_while(|a| matches!(*a, "-n" | "-e" | "-E" | "-ne" | "-en"))
+                .collect();
+            Feed::Text(args.join(" ").replace("\\n", "\n"))
+        }
+        "printf" if literal && args.iter().all(|a| !a.contains('%')) => {
+            let args: Vec<&str> = args
+                .iter()
+                .map(String::as_str)
+                .filter(|a| *a != "--")
+                .collect();
+            Feed::Text(args.join("").replace("\\n", "\n"))
+        }
+        "cat" if args.is_empty() => match stdin_text(prev) {
+            Some(text) => Feed::Text(text),
+            None => Feed::Unknown(String::from("cat")),
+        },
+        _ => Feed::Unknown(name.to_owned()),
+    }
+}
+
+/// Marks command `i` opaque, keeping the first reason given.
+pub(super) fn set_opaque(i: usize, ctx: &mut Ctx, why: &str) {
+    if let Some(c) = ctx.out.get_mut(i)
+        && c.opaque.is_none()
+    {
+        c.opaque = Some(why.to_owned());
+    }
+}
+
+/// Whether a word is (or holds) a command or process substitution: its
+/// content is the output of something run.
+pub(super) fn is_substitution(word: &str) -> bool {
+    word.contains("<(") || word.contains("$(") || word.contains('`') || word.contains(PLACEHOLDER)
+}
+
+/// Whether a script path is the standard input.
+pub(super) fn is_stdin_path(path: &str) -> bool {
+    matches!(
+        path,
+        "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0" | "/proc/thread-self/fd/0"
+    )
+}
+
+/// `-c line` (or `--command line`, `--command=line`) among the arguments.
+fn dash_c(args: &[String]) -> Option<&str> {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--" {
+            return None;
+        }
+        if let Some(v) = a.strip_prefix("--command=") {
+            return Some(v);
+        }
+        if a == "--command" {
+            return it.next().map(String::as_str);
+        }
+        // `-c`, clustered as in `-qc` or with the line attached.
+        if let Some(short) = a.strip_prefix('-')
+            && !short.starts_with('-')
+            && let Some(k) = short.find('c')
+        {
+            let rest = short.get(k + 1..).unwrap_or_default();
+            return if rest.is_empty() {
+                it.next().map(String::as_str)
+            } else {
+                Some(rest)
+            };
+        }
+    }
+    None
+}
+
+/// The line `sg group [-c] command` runs.
+fn sg_command(args: &[String]) -> Option<String> {
+    let rest = args.get(1..)?;
+    let rest = match rest.first() {
+        Some(c) if c == "-c" => rest.get(1..).unwrap_or_default(),
+        _ => rest,
+    };
+    (!rest.is_empty()).then(|| rest.join(" "))
+}
+
+/// The remote command of `ssh [options] destination command…`, joined as
+/// the remote shell reads it; `None` when there is none (the remote shell
+/// reads its input).
+fn ssh_command(args: &[String]) -> Option<String> {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        let Some(opts) = a.strip_prefix('-').filter(|o| !o.is_empty()) else {
+            break;
+        };
+        i += 1;
+        for (k, c) in opts.char_indices() {
+            if "BbcDEeFIiJLlmOoPpQRSWw".contains(c) {
+                if opts.len() == k + c.len_utf8() {
+                    i += 1;
+                }
+                break;
+            }
+        }
+    }
+    let rest = args.get(i + 1..).unwrap_or_default();
+    (!rest.is_empty()).then(|| rest.join(" "))
+}
+
+/// The command template of GNU `parallel [options] command ::: args`;
+/// `None` when the commands come from its input.
+fn parallel_command(args: &[String]) -> Option<String> {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        if !a.starts_with('-') {
+            break;
+        }
+        i += 1;
+        if matches!(
+            a.as_str(),
+            "-j" | "-S" | "-a" | "-d" | "-E" | "-I" | "-n" | "-N" | "-P" | "--jobs" | "--sshlogin"
+        ) {
+            i += 1;
+        }
+    }
+    let rest = args.get(i..).unwrap_or_default();
+    let words: Vec<&str> = rest
+        .iter()
+        .map(String::as_str)
+        .take_while(|w| !w.starts_with(":::"))
+        .collect();
+    if words.is_empty() {
+        return None;
+    }
+    let template = words.join(" ");
+    // Each command gets an argument: in place of `{}`, else at the end.
+    let arg = rest.get(words.len() + 1).map_or("", String::as_str);
+    Some(if template.contains("{}") {
+        template.replace("{}", arg)
+    } else {
+        format!("{template} {arg}")
+    })
+}
+
+/// `sh -c 'line' name args…`: the positional parameters of the line
+/// (`$0`, `$1`, `${1}`, `$@`, `$*`) replaced by the words given for them,
+/// as the shell reading the line sees them.
+fn positional(line: &str, params: &[String]) -> String {
+    if params.is_empty() || !line.contains('$') {
+        return line.to_owned();
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(k) = rest.find('$') {
+        out.push_str(rest.get(..k).unwrap_or_default());
+        let after = rest.get(k + 1..).unwrap_or_default();
+        let (key, len) = if let Some(inner) = after.strip_prefix('{') {
+            match inner.find('}') {
+                Some(e) => (inner.get(..e).unwrap_or_default(), e + 2),
+                None => ("", 0),
+            }
+        } else {
+            match after.chars().next() {
+                Some('0'..='9' | '@' | '*') => (after.get(..1).unwrap_or_default(), 1),
+                _ => ("", 0),
+            }
+        };
+        let value = match key {
+            "@" | "*" => Some(params.get(1..).unwrap_or_default().join(" ")),
+            // A parameter not given stays as written: `xargs` may add it.
+            k if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => {
+                k.parse::<usize>().ok().and_then(|n| params.get(n)).cloned()
+            }
+            _ => None,
+        };
+        match value {
+            Some(v) => {
+                out.push_str(&v);
+                rest = after.get(len..).unwrap_or_default();
+            }
+            None => {
+                out.push('$');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
 
 /// `eval`'s arguments joined, as `eval` does.
 pub(super) fn join_args(args: &[String]) -> String {
@@ -166,21 +473,42 @@ pub(super) fn su_command(args: &[String]) -> Option<&str> {
     None
 }
 
-/// What a shell invocation runs: `Some(Some(line))` for `-c line`,
-/// `Some(None)` when it reads its standard input, `None` for a script file
-/// (or a `-c` without its argument).
-pub(super) fn shell_input(args: &[String]) -> Option<Option<&str>> {
+/// What a shell invocation runs.
+pub(super) enum Input<'a> {
+    /// `-c line`, with the words after it (`$0`, `$1`, …).
+    Line {
+        /// The line.
+        line: &'a str,
+        /// Its positional parameters, from `$0`.
+        params: &'a [String],
+    },
+    /// Its standard input (no `-c`, no script, or `-s`).
+    Stdin,
+    /// A script file.
+    Script(&'a str),
+    /// A `-c` without its argument.
+    Nothing,
+}
+
+/// What a shell invocation runs, from its arguments.
+pub(super) fn shell_input(args: &[String]) -> Input<'_> {
     let mut has_c = false;
     let mut stdin = false;
     let mut i = 0;
     while let Some(a) = args.get(i) {
+        if a == "-" && !has_c {
+            return Input::Stdin;
+        }
         if a == "--" || a == "-" {
             i += 1;
             break;
         }
         if let Some(long) = a.strip_prefix("--") {
             if let Some(cmd) = long.strip_prefix("command=") {
-                return Some(Some(cmd));
+                return Input::Line {
+                    line: cmd,
+                    params: args.get(i + 1..).unwrap_or_default(),
+                };
             }
             match long {
                 "command" => has_c = true,
@@ -204,10 +532,13 @@ pub(super) fn shell_input(args: &[String]) -> Option<Option<&str>> {
         i += 1;
     }
     match args.get(i) {
-        Some(line) if has_c => Some(Some(line.as_str())),
-        _ if has_c => None,
-        Some(_) if !stdin => None,
-        _ => Some(None),
+        Some(line) if has_c => Input::Line {
+            line: line.as_str(),
+            params: args.get(i + 1..).unwrap_or_default(),
+        },
+        _ if has_c => Input::Nothing,
+        Some(script) if !stdin => Input::Script(script.as_str()),
+        _ => Input::Stdin,
     }
 }
 

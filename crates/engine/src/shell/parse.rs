@@ -2,6 +2,7 @@
 //! words, redirections, here-documents and nested commands.
 
 use super::lines::settle;
+use super::words::{expand_word, name_is_dynamic};
 use super::{Command, Ctx, MAX_DEPTH, MAX_SUBST_TEXT, PLACEHOLDER, Redirect};
 
 /// Reads `text` as a shell line, then reads the strings its commands run.
@@ -113,6 +114,9 @@ pub(super) struct List {
     array_at: Option<usize>,
     /// The pipeline state to restore after a substitution.
     saved: Option<(usize, bool)>,
+    /// The list is inside `>( … )`: its commands read what the command
+    /// around it writes.
+    output: bool,
 }
 
 impl List {
@@ -130,6 +134,7 @@ impl List {
             skip: Skip::None,
             array_at: None,
             saved: None,
+            output: false,
         }
     }
 
@@ -146,6 +151,8 @@ pub(super) struct Cmd {
     words: Vec<String>,
     /// The script of each word, when it differs.
     scripts: Vec<Option<String>>,
+    /// For each word, whether its base name depends on an expansion.
+    dynamic: Vec<bool>,
     /// Its redirections so far.
     redirects: Vec<Redirect>,
     /// Whether a word or redirection has been seen.
@@ -169,6 +176,15 @@ pub(super) struct Word {
     pub(super) script: Option<Vec<u8>>,
     /// How many bytes preceded the first quoted or escaped character.
     pub(super) quoted_at: Option<usize>,
+    /// Where the last expansion or substitution of the word ends, in
+    /// `bytes`: the text before it depends on running the shell.
+    pub(super) dyn_end: Option<usize>,
+    /// Unquoted `*`, `?`, `[`, `]`, `{`, `,` and `}` of the word, by their
+    /// offset in `bytes`.
+    pub(super) specials: Vec<(usize, u8)>,
+    /// Unquoted `$IFS` expansions, by their range in `bytes`: the shell
+    /// splits the word there.
+    pub(super) ifs: Vec<(usize, usize)>,
 }
 
 /// A here-document whose body follows the next newline.
@@ -288,6 +304,7 @@ impl<'a> Parser<'a> {
             .extend_from_slice(PLACEHOLDER.as_bytes());
         if raw.len() <= MAX_SUBST_TEXT {
             w.bytes.extend_from_slice(raw);
+            w.dyn_end = Some(w.bytes.len());
             return;
         }
         // Every level of `$($($(…)))` would otherwise copy all the levels
@@ -300,6 +317,7 @@ impl<'a> Parser<'a> {
             .extend_from_slice(raw.get(..cut).unwrap_or_default());
         w.bytes.extend_from_slice("…".as_bytes());
         w.bytes.extend(raw.last());
+        w.dyn_end = Some(w.bytes.len());
     }
 
     /// Notes that the word has quoting from here on.
@@ -386,7 +404,13 @@ impl<'a> Parser<'a> {
                     self.redirect(ctx, op);
                 }
                 _ => {
+                    let before = ctx.out.len();
                     self.separate(ctx);
+                    if ctx.out.len() > before
+                        && let Some(c) = ctx.out.last_mut()
+                    {
+                        c.background = true;
+                    }
                     self.pos += 1;
                 }
             },
@@ -521,6 +545,7 @@ impl<'a> Parser<'a> {
     fn finish(&mut self, ctx: &mut Ctx) {
         let depth = self.depth;
         let l = self.top();
+        let output_subst = l.output;
         let mut cmd = std::mem::take(&mut l.cmd);
         if l.discard {
             return;
@@ -534,13 +559,18 @@ impl<'a> Parser<'a> {
         if cmd.scripts.iter().all(Option::is_none) {
             cmd.scripts = Vec::new();
         }
+        if !cmd.dynamic.contains(&true) {
+            cmd.dynamic = Vec::new();
+        }
         let command = Command {
             words: cmd.words,
             pipeline: cmd.pipeline,
             redirects: cmd.redirects,
             scripts: cmd.scripts,
+            dynamic: cmd.dynamic,
+            output_subst,
             depth,
-            expanded: false,
+            ..Command::default()
         };
         if l.arith {
             l.held.push(command);
@@ -572,7 +602,8 @@ impl<'a> Parser<'a> {
         if let Some(close) = after.filter(|&k| s.get(k) == Some(&b')')) {
             let l = self.top();
             if l.cmd.words.len() <= 1 && l.cmd.redirects.is_empty() && !l.discard {
-                l.cmd = Cmd::default();
+                let cmd = std::mem::take(&mut l.cmd);
+                ctx.functions.extend(cmd.words);
             }
             self.pos = close + 1;
             return;
@@ -585,6 +616,7 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         let mut list = List::new(Close::Paren, discard);
         list.arith = arith;
+        list.output = self.top().output;
         self.lists.push(list);
         self.states.push(State::List);
         if s.get(pos + 1) == Some(&b'(') {
@@ -598,6 +630,7 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         let mut list = List::new(Close::Paren, discard);
         list.arith = true;
+        list.output = self.top().output;
         self.lists.push(list);
         self.states.push(State::List);
     }
@@ -676,6 +709,7 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         self.pos += skip;
         let mut list = List::new(Close::Subst { start, emit }, false);
+        list.output = self.top().output || self.s.get(start) == Some(&b'>');
         list.saved = Some((self.pipe, self.new_pipe));
         self.new_pipe = true;
         self.lists.push(list);
@@ -732,6 +766,7 @@ impl<'a> Parser<'a> {
             Skip::Header => return,
             Skip::Name => {
                 l.skip = Skip::None;
+                ctx.functions.push(text);
                 return;
             }
             Skip::None => {}
@@ -755,8 +790,17 @@ impl<'a> Parser<'a> {
         if unquoted && word.bytes.is_empty() {
             return;
         }
-        l.cmd.words.push(text);
-        l.cmd.scripts.push(script);
+        if word.specials.is_empty() && word.ifs.is_empty() {
+            l.cmd.dynamic.push(name_is_dynamic(&word));
+            l.cmd.words.push(text);
+            l.cmd.scripts.push(script);
+            return;
+        }
+        for (text, dynamic) in expand_word(&word) {
+            l.cmd.dynamic.push(dynamic);
+            l.cmd.words.push(text);
+            l.cmd.scripts.push(script.clone());
+        }
     }
 
     /// One step inside an unquoted word.
@@ -810,6 +854,12 @@ impl<'a> Parser<'a> {
                     }
                 }
                 b'`' => self.backtick(ctx, true, false),
+                b'*' | b'?' | b'[' | b']' | b'{' | b',' | b'}' => {
+                    let w = &mut self.top().word;
+                    w.specials.push((w.bytes.len(), b));
+                    self.push(b);
+                    self.pos += 1;
+                }
                 _ => {
                     self.push(b);
                     self.pos += 1;
@@ -885,10 +935,22 @@ impl<'a> Parser<'a> {
                     if emit {
                         let s = self.s;
                         let raw = s.get(start..self.pos).unwrap_or_default();
+                        let from = self.top().word.bytes.len();
                         if raw.contains(&b'`') || raw.windows(2).any(|w| w == b"$(") {
                             self.append(start, self.pos);
                         } else {
                             self.extend(raw);
+                        }
+                        let w = &mut self.top().word;
+                        w.dyn_end = Some(w.bytes.len());
+                        let name = raw.get(2..).unwrap_or_default();
+                        if !in_dq
+                            && name.starts_with(b"IFS")
+                            && !name
+                                .get(3)
+                                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+                        {
+                            w.ifs.push((from, w.bytes.len()));
                         }
                     }
                     return;
@@ -966,11 +1028,31 @@ impl<'a> Parser<'a> {
                 });
                 true
             }
-            _ => {
+            next => {
+                let len = match next {
+                    Some(b) if b.is_ascii_alphabetic() || b == b'_' => {
+                        let rest = self.s.get(self.pos + 1..).unwrap_or_default();
+                        rest.iter()
+                            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+                            .unwrap_or(rest.len())
+                    }
+                    Some(b'0'..=b'9' | b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!') => 1,
+                    _ => 0,
+                };
                 if emit {
-                    self.push(b'$');
+                    let s = self.s;
+                    let raw = s.get(self.pos..self.pos + 1 + len).unwrap_or_default();
+                    let from = self.top().word.bytes.len();
+                    self.extend(raw);
+                    if len > 0 {
+                        let w = &mut self.top().word;
+                        w.dyn_end = Some(w.bytes.len());
+                        if !in_dq && raw == b"$IFS" {
+                            w.ifs.push((from, w.bytes.len()));
+                        }
+                    }
                 }
-                self.pos += 1;
+                self.pos += 1 + len;
                 false
             }
         }

@@ -2,6 +2,7 @@
 
 use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
 
+use super::builtin::{Builtin, DANGEROUS, Native};
 use super::{Command, MAX_PARTS, commands};
 
 /// Command patterns compiled into one glob set (see the module docs).
@@ -13,6 +14,36 @@ pub(crate) struct CommandPatterns {
     globs: Vec<(usize, usize)>,
     /// How many parts (piped commands) each pattern has.
     parts: Vec<usize>,
+    /// The entry of the check's `commands` each pattern comes from (an `@`
+    /// entry brings several).
+    entry_of: Vec<usize>,
+    /// How many entries there are.
+    entries: usize,
+    /// The native tests of `@` entries: `(entry, test)`.
+    natives: Vec<(usize, Native)>,
+}
+
+/// What an `@` entry of a check's `commands` stands for: built-in entries,
+/// by id, or all of them with `@builtin`.
+fn builtins_named(name: &str) -> Result<Vec<&'static Builtin>, String> {
+    if name == "builtin" {
+        return Ok(DANGEROUS.iter().collect());
+    }
+    if let Some(b) = DANGEROUS.iter().find(|b| b.id == name) {
+        return Ok(vec![b]);
+    }
+    let mut known: Vec<&str> = vec!["@builtin"];
+    let ids: Vec<String> = DANGEROUS.iter().map(|b| format!("@{}", b.id)).collect();
+    known.extend(ids.iter().map(String::as_str));
+    let near = known.iter().find(|k| {
+        k.get(1..)
+            .is_some_and(|k| k.contains(name) || name.contains(k))
+    });
+    let hint = near.map_or_else(String::new, |n| format!(" (did you mean `{n}`?)"));
+    Err(format!(
+        "unknown built-in command entry `@{name}`{hint}; known: {}",
+        known.join(", ")
+    ))
 }
 
 impl CommandPatterns {
@@ -21,8 +52,54 @@ impl CommandPatterns {
         let mut builder = GlobSetBuilder::new();
         let mut globs = Vec::new();
         let mut parts = Vec::with_capacity(patterns.len());
+        let mut natives = Vec::new();
+        let mut entry_of = Vec::new();
         for (p, pattern) in patterns.iter().enumerate() {
             let pattern = pattern.as_ref();
+            if let Some(name) = pattern.trim().strip_prefix('@') {
+                for b in builtins_named(name)? {
+                    for part in b.patterns {
+                        let n = Self::add(&mut builder, &mut globs, parts.len(), part)?;
+                        parts.push(n);
+                        entry_of.push(p);
+                    }
+                    if b.native != Native::None {
+                        natives.push((p, b.native));
+                    }
+                }
+                continue;
+            }
+            let n = Self::add(&mut builder, &mut globs, parts.len(), pattern)?;
+            parts.push(n);
+            entry_of.push(p);
+        }
+        let set = builder
+            .build()
+            .map_err(|e| format!("invalid command patterns: {e}"))?;
+        Ok(Self {
+            set,
+            globs,
+            parts,
+            entry_of,
+            entries: patterns.len(),
+            natives,
+        })
+    }
+
+    /// Whether entry `p` has the native test `native`.
+    pub(crate) fn has_native(&self, p: usize, native: Native) -> bool {
+        self.natives.contains(&(p, native))
+    }
+
+    /// Adds the globs of one pattern for entry `p`; returns how many
+    /// commands it pipes.
+    fn add(
+        builder: &mut GlobSetBuilder,
+        globs: &mut Vec<(usize, usize)>,
+        p: usize,
+        pattern: &str,
+    ) -> Result<usize, String> {
+        {
             let text = pattern.split_whitespace().collect::<Vec<_>>().join(" ");
             if text.is_empty() {
                 return Err(String::from("empty command pattern"));
@@ -49,12 +126,8 @@ impl CommandPatterns {
                     globs.push((p, k));
                 }
             }
-            parts.push(split.len());
+            Ok(split.len())
         }
-        let set = builder
-            .build()
-            .map_err(|e| format!("invalid command patterns: {e}"))?;
-        Ok(Self { set, globs, parts })
     }
 
     /// The indices of the patterns matching some command or pipeline of
@@ -67,6 +140,7 @@ impl CommandPatterns {
     /// `commands` (from [`commands`]), in increasing order.
     pub(crate) fn matches_commands(&self, commands: &[Command]) -> Vec<usize> {
         let mut hit = vec![false; self.parts.len()];
+        let mut entry_hit = vec![false; self.entries];
         let mut matched: Vec<Vec<(usize, usize)>> = Vec::with_capacity(commands.len());
         let mut scratch = Vec::new();
         for command in commands {
@@ -82,6 +156,16 @@ impl CommandPatterns {
                 if self.parts.get(p) == Some(&1)
                     && let Some(h) = hit.get_mut(p)
                 {
+                    *h = true;
+                }
+            }
+            for &(p, native) in &self.natives {
+                let fires = match native {
+                    Native::Opaque => command.opaque.is_some(),
+                    Native::ForkBomb => command.fork_bomb,
+                    Native::None => false,
+                };
+                if fires && let Some(h) = entry_hit.get_mut(p) {
                     *h = true;
                 }
             }
@@ -110,7 +194,13 @@ impl CommandPatterns {
                 }
             }
         }
-        hit.iter()
+        for (k, &h) in hit.iter().enumerate() {
+            if h && let Some(e) = self.entry_of.get(k).and_then(|&p| entry_hit.get_mut(p)) {
+                *e = true;
+            }
+        }
+        entry_hit
+            .iter()
             .enumerate()
             .filter_map(|(p, &h)| h.then_some(p))
             .collect()

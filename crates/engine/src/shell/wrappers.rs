@@ -148,8 +148,139 @@ pub(super) const WRAPPERS: &[Wrapper] = &[
         ..FLAGS
     },
     Wrapper {
-        names: &["nohup", "eval", "busybox"],
+        names: &[
+            "nohup",
+            "eval",
+            "busybox",
+            "toybox",
+            "builtin",
+            "eatmydata",
+            "catchsegv",
+        ],
         ..BARE
+    },
+    Wrapper {
+        names: &["nsenter"],
+        short_arg: "tSGNe",
+        short_attached: "muinpUCTrw",
+        long_arg: &["target", "setuid", "setgid", "env"],
+        ..FLAGS
+    },
+    Wrapper {
+        names: &["unshare"],
+        short_arg: "RwSGl",
+        short_attached: "muinpUCT",
+        long_arg: &[
+            "root",
+            "wd",
+            "setuid",
+            "setgid",
+            "propagation",
+            "setgroups",
+            "map-user",
+            "map-group",
+            "map-users",
+            "map-groups",
+            "load-interp",
+        ],
+        ..FLAGS
+    },
+    Wrapper {
+        names: &["flock"],
+        short_arg: "wE",
+        long_arg: &["timeout", "wait", "conflict-exit-code"],
+        operands: 1,
+        ..FLAGS
+    },
+    Wrapper {
+        names: &["strace", "ltrace"],
+        short_arg: "abeEIoOPsSuUXAn",
+        short_stop: "p",
+        long_arg: &["output", "trace", "signal", "status", "user", "env", "path"],
+        long_stop: &["attach"],
+        ..FLAGS
+    },
+    Wrapper {
+        names: &["ssh-agent"],
+        short_arg: "aEtPO",
+        short_stop: "k",
+        ..FLAGS
+    },
+    Wrapper {
+        names: &["chrt"],
+        short_arg: "T",
+        short_stop: "p",
+        long_stop: &["pid"],
+        operands: 1,
+        ..FLAGS
+    },
+    Wrapper {
+        names: &["gosu", "su-exec"],
+        operands: 1,
+        ..BARE
+    },
+    Wrapper {
+        names: &["fakeroot"],
+        short_arg: "lsi",
+        long_arg: &["lib", "faked"],
+        ..FLAGS
+    },
+    Wrapper {
+        names: &[
+            "unbuffer",
+            "nocache",
+            "firejail",
+            "valgrind",
+            "caffeinate",
+            "dbus-run-session",
+            "setpriv",
+            "prlimit",
+        ],
+        short_stop: "",
+        long_stop: &["pid"],
+        ..FLAGS
+    },
+    Wrapper {
+        names: &["proxychains", "proxychains4", "torsocks"],
+        short_arg: "faupP",
+        ..FLAGS
+    },
+    Wrapper {
+        names: &["run0"],
+        short_arg: "ugD",
+        long_arg: &[
+            "user",
+            "group",
+            "chdir",
+            "unit",
+            "property",
+            "description",
+            "slice",
+            "setenv",
+            "nice",
+            "background",
+            "machine",
+        ],
+        ..FLAGS
+    },
+    Wrapper {
+        names: &["systemd-run"],
+        short_arg: "pEMHs",
+        long_arg: &[
+            "unit",
+            "property",
+            "description",
+            "slice",
+            "setenv",
+            "uid",
+            "gid",
+            "nice",
+            "working-directory",
+            "host",
+            "machine",
+            "chdir",
+        ],
+        ..FLAGS
     },
     Wrapper {
         names: &["time"],
@@ -178,6 +309,14 @@ pub(super) const WRAPPERS: &[Wrapper] = &[
     },
     Wrapper {
         names: &["setsid"],
+        ..FLAGS
+    },
+    Wrapper {
+        names: &["cpulimit"],
+        short_arg: "l",
+        short_stop: "pP",
+        long_arg: &["limit"],
+        long_stop: &["pid", "exe"],
         ..FLAGS
     },
     Wrapper {
@@ -401,8 +540,7 @@ pub(super) fn split_words(s: &str) -> Vec<String> {
 pub(super) fn is_assignment_str(w: &str) -> bool {
     is_assignment(&Word {
         bytes: w.as_bytes().to_vec(),
-        script: None,
-        quoted_at: None,
+        ..Word::default()
     })
 }
 
