@@ -1,9 +1,10 @@
 //! The `command` check: the shell lines a request would run, and whether a
 //! command in them matches a pattern (SPEC §4.5).
 
-use palisade_protocol::{CheckRequest, ResourceKind, Stage, pointer};
+use palisade_protocol::{CheckRequest, ResourceKind, Stage};
 use serde_json::Value;
 
+use crate::arguments;
 use crate::shell::{CommandPatterns, DANGEROUS, Native, commands};
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
@@ -20,20 +21,6 @@ pub(crate) const DEFAULT_TOOLS: &[&str] = &[
     "run_shell*",
     "powershell*",
     "cmd",
-];
-
-/// Argument names that hold a shell line.
-pub(crate) const COMMAND_ARGUMENTS: &[&str] = &[
-    "command",
-    "cmd",
-    "commandLine",
-    "command_line",
-    "script",
-    "shell",
-    "code",
-    "input",
-    "args",
-    "argv",
 ];
 
 /// A compiled `command` check.
@@ -138,12 +125,13 @@ impl CommandCheck {
                             words.extend(rest.iter().cloned());
                             push_line(&mut out, "/tool/arguments".to_owned(), &Value::Array(words));
                         }
-                        for name in COMMAND_ARGUMENTS {
-                            if let Some(v) = args.get(*name) {
-                                let mut p = String::from("/tool/arguments");
-                                pointer::push(&mut p, name);
-                                push_line(&mut out, p, v);
-                            }
+                        let found = arguments::members(
+                            tool.arguments.as_ref().unwrap_or(&Value::Null),
+                            "/tool/arguments",
+                            &|name, depth| arguments::is_command_name(name, depth == 0),
+                        );
+                        for (p, v) in found {
+                            push_line(&mut out, p, v);
                         }
                     }
                     _ => {}
@@ -170,12 +158,12 @@ impl CommandCheck {
                     out.push((format!("/action/targets/{i}/uri"), t.uri.clone()));
                 }
                 if let Some(attrs) = &action.attributes {
-                    for name in COMMAND_ARGUMENTS {
-                        if let Some(v) = attrs.get(*name) {
-                            let mut p = String::from("/action/attributes");
-                            pointer::push(&mut p, name);
-                            push_line(&mut out, p, v);
-                        }
+                    let attrs = Value::Object(attrs.clone());
+                    let found = arguments::members(&attrs, "/action/attributes", &|name, depth| {
+                        arguments::is_command_name(name, depth == 0)
+                    });
+                    for (p, v) in found {
+                        push_line(&mut out, p, v);
                     }
                 }
             }
@@ -188,8 +176,21 @@ impl CommandCheck {
 /// A string is a line; an array of strings is an argv, joined with spaces
 /// after quoting each word so that the parser sees the same words.
 fn push_line(out: &mut Vec<(String, String)>, ptr: String, v: &Value) {
+    // A member named in the plural (`commands`) holds lines, one each.
+    let plural = ptr.rsplit('/').next().is_some_and(|name| {
+        arguments::name_words(name)
+            .last()
+            .is_some_and(|w| w == "commands")
+    });
     match v {
         Value::String(s) => out.push((ptr, s.clone())),
+        Value::Array(items) if plural => {
+            for (i, item) in items.iter().enumerate() {
+                if let Value::String(s) = item {
+                    out.push((format!("{ptr}/{i}"), s.clone()));
+                }
+            }
+        }
         Value::Array(items) => {
             let words: Vec<String> = items
                 .iter()

@@ -4,29 +4,9 @@
 use palisade_protocol::{CheckRequest, ResourceKind, Stage, pointer};
 use serde_json::Value;
 
+use crate::arguments;
 use crate::paths::{self, OperationSet, PathRules, Target};
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
-
-/// Argument names that usually hold a path, used when a check names none.
-pub(crate) const DEFAULT_ARGUMENTS: &[&str] = &[
-    "path",
-    "paths",
-    "file",
-    "files",
-    "file_path",
-    "filepath",
-    "filename",
-    "target",
-    "destination",
-    "dest",
-    "source",
-    "src",
-    "directory",
-    "dir",
-    "uri",
-    "old_path",
-    "new_path",
-];
 
 /// What a file rule protects.
 #[derive(Clone, Debug)]
@@ -76,11 +56,7 @@ impl FileCheck {
             }
             b.build().map_err(|e| ("tools", e))?
         };
-        let arguments = if arguments.is_empty() {
-            DEFAULT_ARGUMENTS.iter().map(|s| (*s).to_owned()).collect()
-        } else {
-            arguments.to_vec()
-        };
+        let arguments = arguments.to_vec();
         Ok(Self {
             rule,
             operations,
@@ -143,12 +119,33 @@ impl FileCheck {
                 return None;
             }
         }
-        let args = tool.arguments.as_ref()?.as_object()?;
+        let args = tool.arguments.as_ref()?;
+        if !args.is_object() {
+            return None;
+        }
+        let base = "/tool/arguments";
+        let mut found: Vec<(String, &Value)> = Vec::new();
+        if self.arguments.is_empty() {
+            found = arguments::members(args, base, &|name, _| arguments::is_path_name(name));
+        } else {
+            // Names at any depth, or pointers into the arguments.
+            let names: Vec<&str> = self
+                .arguments
+                .iter()
+                .filter(|a| !a.starts_with('/'))
+                .map(String::as_str)
+                .collect();
+            if !names.is_empty() {
+                found = arguments::members(args, base, &|name, _| names.contains(&name));
+            }
+            for a in self.arguments.iter().filter(|a| a.starts_with('/')) {
+                if let Some(v) = args.pointer(a) {
+                    found.push((format!("{base}{a}"), v));
+                }
+            }
+        }
         let mut out = Vec::new();
-        for name in &self.arguments {
-            let Some(v) = args.get(name) else { continue };
-            let mut ptr = String::from("/tool/arguments");
-            pointer::push(&mut ptr, name);
+        for (ptr, v) in found {
             match v {
                 Value::String(s) => out.push(Touched {
                     pointer: ptr,

@@ -14,8 +14,9 @@
 //!   backslash-newline are escapes and any other backslash stays), `$'…'`
 //!   (ANSI-C escapes: `\n`, `\t`, `\xHH`, `\NNN`, `\uHHHH`, `\cX`, …), `$"…"`,
 //!   backslash escapes outside quotes and backslash-newline continuations.
-//!   Pieces written next to each other make one word. Variables, globs,
-//!   braces and `~` are not expanded: `$HOME`, `${x:-y}`, `*.rs` and `{a,b}`
+//!   Pieces written next to each other make one word. Unquoted braces
+//!   are expanded and words are split at unquoted `$IFS` (`shell/words.rs`).
+//!   Variables, globs and `~` are not expanded: `$HOME`, `${x:-y}` and `*.rs`
 //!   stay as written, and so does the text of a substitution inside a word
 //!   (`echo $(id)` has the words `echo` and `$(id)`; a substitution longer
 //!   than [`MAX_SUBST_TEXT`] bytes is kept as its start, `…` and its last
@@ -68,11 +69,10 @@
 //! - Malformed input never fails: an unclosed quote or substitution takes
 //!   the rest of the line, a stray `)` separates commands.
 //!
-//! Not seen: text piped into a shell (`echo 'rm -rf /' | sh`; a
-//! `curl … | sh` pattern catches the download form), commands run on
-//! another host (`ssh host 'rm -rf /'`), code in other languages
-//! (`python3 -c 'os.system(…)'`), script files (`bash x.sh`, `source x`),
-//! aliases, and commands held in variables (`$CMD`).
+//! Opaque commands (a program named by an expansion, a shell reading a
+//! pipe, inline code reaching the shell or the file system, a file
+//! downloaded and run) are marked with [`Command::opaque`]; the rules are
+//! in the policy reference (`docs/POLICY.md`, "Opaque commands").
 //!
 //! Limits: substitutions, subshells, groups and quotes nest without limit
 //! (the parser keeps its own stack, in time linear in the line). Reading a

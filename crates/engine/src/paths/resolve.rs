@@ -69,6 +69,8 @@ pub(crate) fn resolve(
     if target.contains('\0') {
         return Err(format!("path {} contains a nul byte", shown(target)));
     }
+    let expanded = expand_variables(target, cwd)?;
+    let target = expanded.as_deref().unwrap_or(target);
     let (path, uri) = match split_scheme(target) {
         Some((scheme, rest)) if scheme.eq_ignore_ascii_case("file") => {
             (file_uri_path(target, rest)?, true)
@@ -389,4 +391,56 @@ pub(super) fn shown(s: &str) -> String {
     }
     out.push('`');
     out
+}
+
+/// `$HOME` and `${HOME}` at the start of a path become `~`, `$PWD` and
+/// `${PWD}` become `cwd`; any other variable makes the path unresolvable
+/// (its value is unknown). `None` when there is nothing to expand.
+fn expand_variables(target: &str, cwd: Option<&str>) -> Result<Option<String>, String> {
+    if !target.contains('$') {
+        return Ok(None);
+    }
+    let lead = |name: &str| {
+        [format!("${name}"), format!("${{{name}}}")]
+            .into_iter()
+            .find_map(|p| {
+                target
+                    .strip_prefix(p.as_str())
+                    .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+                    .map(str::to_owned)
+            })
+    };
+    let out = if let Some(rest) = lead("HOME") {
+        format!("~{rest}")
+    } else if let Some(rest) = lead("PWD") {
+        let Some(cwd) = cwd else {
+            return Err(format!(
+                "path {} starts with `$PWD` but the request has no `context.cwd`",
+                shown(target)
+            ));
+        };
+        format!("{}{rest}", cwd.trim_end_matches('/'))
+    } else {
+        target.to_owned()
+    };
+    let bytes = out.as_bytes();
+    if let Some(k) = bytes.iter().enumerate().position(|(k, &b)| {
+        b == b'$'
+            && bytes
+                .get(k + 1)
+                .is_some_and(|&n| n == b'{' || n == b'(' || n.is_ascii_alphabetic() || n == b'_')
+    }) {
+        let var: String = out
+            .get(k..)
+            .unwrap_or_default()
+            .chars()
+            .take_while(|c| !matches!(c, '/' | '\\'))
+            .take(40)
+            .collect();
+        return Err(format!(
+            "path {} holds `{var}`, whose value is unknown (only `$HOME` and `$PWD` at the start are expanded)",
+            shown(target)
+        ));
+    }
+    Ok(Some(out))
 }

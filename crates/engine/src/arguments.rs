@@ -1,0 +1,227 @@
+//! Which members of a tool call's arguments hold paths or shell lines:
+//! found by the words of their names, at any depth.
+//!
+//! A member name is split into words at case changes, digits, `_`, `-`,
+//! `.` and spaces, lowercased: `filePath`, `file_path` and `FILE-PATH` are
+//! all `file path`; `notebook_path` is `notebook path`. A member holds a
+//! path when its last word is a path word ([`PATH_WORDS`]), and a shell
+//! line when its last word is a command word ([`COMMAND_WORDS`]) or its
+//! name is `command line`; the names in [`TOP_COMMAND_NAMES`] count at the
+//! top level only, as they mean other things deeper down.
+
+use palisade_protocol::pointer;
+use serde_json::Value;
+
+/// Last words of the names of members that hold paths.
+pub(crate) const PATH_WORDS: &[&str] = &[
+    "path",
+    "paths",
+    "pathname",
+    "pathnames",
+    "file",
+    "files",
+    "filename",
+    "filenames",
+    "filepath",
+    "filepaths",
+    "dir",
+    "dirs",
+    "directory",
+    "directories",
+    "folder",
+    "folders",
+    "dest",
+    "destination",
+    "destinations",
+    "src",
+    "source",
+    "sources",
+    "target",
+    "targets",
+    "uri",
+    "uris",
+    "cwd",
+    "workdir",
+];
+
+/// Last words of the names of members that hold shell lines.
+pub(crate) const COMMAND_WORDS: &[&str] = &["command", "commands", "cmd", "cmdline", "commandline"];
+
+/// Names (as words joined) that hold shell lines at the top level only.
+pub(crate) const TOP_COMMAND_NAMES: &[&str] = &["script", "shell", "code", "input", "args", "argv"];
+
+/// How deep members are looked for.
+const MAX_DEPTH: usize = 64;
+
+/// The words of a member name, lowercased.
+pub(crate) fn name_words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut prev: Option<char> = None;
+    for c in name.chars() {
+        let boundary = !c.is_alphanumeric()
+            || (c.is_uppercase() && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit()))
+            || (c.is_ascii_digit() != prev.is_some_and(|p| p.is_ascii_digit()) && prev.is_some());
+        if boundary && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        if c.is_alphanumeric() {
+            cur.extend(c.to_lowercase());
+        }
+        prev = Some(c);
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// Whether a member name holds paths.
+pub(crate) fn is_path_name(name: &str) -> bool {
+    name_words(name)
+        .last()
+        .is_some_and(|w| PATH_WORDS.contains(&w.as_str()))
+}
+
+/// Whether a member name holds shell lines (`top`: the member is a direct
+/// member of the arguments).
+pub(crate) fn is_command_name(name: &str, top: bool) -> bool {
+    let words = name_words(name);
+    let Some(last) = words.last() else {
+        return false;
+    };
+    if COMMAND_WORDS.contains(&last.as_str()) {
+        return true;
+    }
+    let joined = words.join(" ");
+    matches!(joined.as_str(), "command line" | "cmd line")
+        || (top && TOP_COMMAND_NAMES.contains(&joined.as_str()))
+}
+
+/// The members of `value` (an object, at any depth through objects and
+/// arrays) that `select` picks by name and depth (0: a member of `value`
+/// itself), with their JSON pointers under `base`, in document order.
+/// Selected members are not looked into.
+pub(crate) fn members<'v>(
+    value: &'v Value,
+    base: &str,
+    select: &dyn Fn(&str, usize) -> bool,
+) -> Vec<(String, &'v Value)> {
+    let mut out = Vec::new();
+    let mut stack: Vec<(String, &'v Value, usize)> = vec![(base.to_owned(), value, 0)];
+    while let Some((ptr, v, depth)) = stack.pop() {
+        if depth > MAX_DEPTH {
+            continue;
+        }
+        let mut children: Vec<(String, &'v Value, usize)> = Vec::new();
+        match v {
+            Value::Object(map) => {
+                for (name, child) in map {
+                    let mut p = ptr.clone();
+                    pointer::push(&mut p, name);
+                    if select(name, depth) {
+                        out.push((p, child));
+                    } else if child.is_object() || child.is_array() {
+                        children.push((p, child, depth + 1));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    if child.is_object() || child.is_array() {
+                        let mut p = ptr.clone();
+                        pointer::push_index(&mut p, i);
+                        children.push((p, child, depth + 1));
+                    }
+                }
+            }
+            _ => {}
+        }
+        stack.extend(children.into_iter().rev());
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_read_by_their_words() {
+        for name in [
+            "path",
+            "Path",
+            "PATH",
+            "filePath",
+            "file_path",
+            "FilePath",
+            "pathname",
+            "notebook_path",
+            "old_path",
+            "newPath",
+            "targetFile",
+            "output-file",
+            "srcDir",
+            "working_directory",
+            "paths",
+        ] {
+            assert!(is_path_name(name), "{name}");
+        }
+        for name in [
+            "pathology",
+            "filter",
+            "profile",
+            "content",
+            "query",
+            "url",
+            "sourceCode",
+        ] {
+            assert!(!is_path_name(name), "{name}");
+        }
+        for (name, top) in [
+            ("command", false),
+            ("Command", false),
+            ("cmd", false),
+            ("commandLine", false),
+            ("command_line", false),
+            ("shellCommand", false),
+            ("commands", false),
+            ("script", true),
+            ("Script", true),
+            ("input", true),
+            ("args", true),
+        ] {
+            assert!(is_command_name(name, top), "{name}");
+        }
+        for (name, top) in [
+            ("input", false),
+            ("script", false),
+            ("commander", true),
+            ("description", true),
+        ] {
+            assert!(!is_command_name(name, top), "{name}");
+        }
+    }
+
+    #[test]
+    fn members_are_found_at_any_depth() {
+        let v: Value = serde_json::json!({
+            "options": {"path": "/a", "deep": [{"filePath": "/b"}]},
+            "Path": "/c",
+            "content": "x"
+        });
+        let found: Vec<String> = members(&v, "/tool/arguments", &|n, _| is_path_name(n))
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "/tool/arguments/Path",
+                "/tool/arguments/options/deep/0/filePath",
+                "/tool/arguments/options/path"
+            ]
+        );
+    }
+}
