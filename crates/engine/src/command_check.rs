@@ -23,6 +23,22 @@ pub(crate) const DEFAULT_TOOLS: &[&str] = &[
     "cmd",
 ];
 
+/// The tools whose arguments are shell lines: `tools` as globs, or
+/// [`DEFAULT_TOOLS`] (in any case) when empty.
+pub(crate) fn shell_tools(tools: &[String]) -> Result<ToolMatcher, String> {
+    let mut b = ToolMatcherBuilder::default();
+    if tools.is_empty() {
+        for g in DEFAULT_TOOLS {
+            b.add_any_case(0, g)?;
+        }
+    } else {
+        for g in tools {
+            b.add(0, g)?;
+        }
+    }
+    b.build()?.ok_or_else(|| "no tools".to_owned())
+}
+
 /// A compiled `command` check.
 #[derive(Clone, Debug)]
 pub(crate) struct CommandCheck {
@@ -50,20 +66,7 @@ impl CommandCheck {
                 None,
             )
         };
-        let mut b = ToolMatcherBuilder::default();
-        if tools.is_empty() {
-            for g in DEFAULT_TOOLS {
-                b.add_any_case(0, g).map_err(|e| ("tools", e))?;
-            }
-        } else {
-            for g in tools {
-                b.add(0, g).map_err(|e| ("tools", e))?;
-            }
-        }
-        let tools = b
-            .build()
-            .map_err(|e| ("tools", e))?
-            .ok_or(("tools", "no tools".to_owned()))?;
+        let tools = shell_tools(tools).map_err(|e| ("tools", e))?;
         Ok(Self {
             patterns,
             descriptions,
@@ -78,7 +81,7 @@ impl CommandCheck {
         request: &CheckRequest,
         stage: Stage,
     ) -> Option<(String, Option<String>)> {
-        for (ptr, line) in self.lines(request, stage) {
+        for (ptr, line) in shell_lines(request, stage, &self.tools) {
             let commands = commands(&line);
             let matched = self.patterns.matches_commands(&commands);
             if let Some(&i) = matched.first() {
@@ -99,78 +102,85 @@ impl CommandCheck {
         }
         None
     }
+}
 
-    fn lines(&self, request: &CheckRequest, stage: Stage) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        match stage {
-            Stage::ToolUse => {
-                let Some(tool) = &request.tool else {
-                    return out;
-                };
-                let mut named = false;
-                self.tools.matches(&tool.name, |_| named = true);
-                if !named {
-                    return out;
-                }
-                match &tool.arguments {
-                    // A bare string is the line itself.
-                    Some(Value::String(s)) => out.push(("/tool/arguments".to_owned(), s.clone())),
-                    Some(Value::Object(args)) => {
-                        // `{"command": "rm", "args": ["-rf", "/"]}` is one line.
-                        if let (Some(Value::String(cmd)), Some(Value::Array(rest))) = (
-                            args.get("command").or_else(|| args.get("cmd")),
-                            args.get("args").or_else(|| args.get("argv")),
-                        ) {
-                            let mut words = vec![Value::String(cmd.clone())];
-                            words.extend(rest.iter().cloned());
-                            push_line(&mut out, "/tool/arguments".to_owned(), &Value::Array(words));
-                        }
-                        let found = arguments::members(
-                            tool.arguments.as_ref().unwrap_or(&Value::Null),
-                            "/tool/arguments",
-                            &|name, depth| arguments::is_command_name(name, depth == 0),
-                        );
-                        for (p, v) in found {
-                            push_line(&mut out, p, v);
-                        }
-                    }
-                    _ => {}
-                }
+/// The shell lines a request would run, with their pointers: the
+/// command-named arguments of a tool that `tools` names, or the targets and
+/// command-named attributes of a process action.
+pub(crate) fn shell_lines(
+    request: &CheckRequest,
+    stage: Stage,
+    tools: &ToolMatcher,
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    match stage {
+        Stage::ToolUse => {
+            let Some(tool) = &request.tool else {
+                return out;
+            };
+            let mut named = false;
+            tools.matches(&tool.name, |_| named = true);
+            if !named {
+                return out;
             }
-            Stage::Action => {
-                let Some(action) = &request.action else {
-                    return out;
-                };
-                let process = action
-                    .resource
-                    .as_ref()
-                    .is_some_and(|r| r.kind == ResourceKind::Process)
-                    || action.operation.as_deref().is_some_and(|op| {
-                        matches!(
-                            op.to_ascii_lowercase().as_str(),
-                            "exec" | "execute" | "spawn" | "run" | "shell" | "command"
-                        )
-                    });
-                if !process {
-                    return out;
-                }
-                for (i, t) in action.targets.iter().flatten().enumerate() {
-                    out.push((format!("/action/targets/{i}/uri"), t.uri.clone()));
-                }
-                if let Some(attrs) = &action.attributes {
-                    let attrs = Value::Object(attrs.clone());
-                    let found = arguments::members(&attrs, "/action/attributes", &|name, depth| {
-                        arguments::is_command_name(name, depth == 0)
-                    });
+            match &tool.arguments {
+                // A bare string is the line itself.
+                Some(Value::String(s)) => out.push(("/tool/arguments".to_owned(), s.clone())),
+                Some(Value::Object(args)) => {
+                    // `{"command": "rm", "args": ["-rf", "/"]}` is one line.
+                    if let (Some(Value::String(cmd)), Some(Value::Array(rest))) = (
+                        args.get("command").or_else(|| args.get("cmd")),
+                        args.get("args").or_else(|| args.get("argv")),
+                    ) {
+                        let mut words = vec![Value::String(cmd.clone())];
+                        words.extend(rest.iter().cloned());
+                        push_line(&mut out, "/tool/arguments".to_owned(), &Value::Array(words));
+                    }
+                    let found = arguments::members(
+                        tool.arguments.as_ref().unwrap_or(&Value::Null),
+                        "/tool/arguments",
+                        &|name, depth| arguments::is_command_name(name, depth == 0),
+                    );
                     for (p, v) in found {
                         push_line(&mut out, p, v);
                     }
                 }
+                _ => {}
             }
-            _ => {}
         }
-        out
+        Stage::Action => {
+            let Some(action) = &request.action else {
+                return out;
+            };
+            let process = action
+                .resource
+                .as_ref()
+                .is_some_and(|r| r.kind == ResourceKind::Process)
+                || action.operation.as_deref().is_some_and(|op| {
+                    matches!(
+                        op.to_ascii_lowercase().as_str(),
+                        "exec" | "execute" | "spawn" | "run" | "shell" | "command"
+                    )
+                });
+            if !process {
+                return out;
+            }
+            for (i, t) in action.targets.iter().flatten().enumerate() {
+                out.push((format!("/action/targets/{i}/uri"), t.uri.clone()));
+            }
+            if let Some(attrs) = &action.attributes {
+                let attrs = Value::Object(attrs.clone());
+                let found = arguments::members(&attrs, "/action/attributes", &|name, depth| {
+                    arguments::is_command_name(name, depth == 0)
+                });
+                for (p, v) in found {
+                    push_line(&mut out, p, v);
+                }
+            }
+        }
+        _ => {}
     }
+    out
 }
 
 /// A string is a line; an array of strings is an argv, joined with spaces

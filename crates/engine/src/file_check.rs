@@ -5,7 +5,9 @@ use palisade_protocol::{CheckRequest, ResourceKind, Stage, pointer};
 use serde_json::Value;
 
 use crate::arguments;
+use crate::command_check::{shell_lines, shell_tools};
 use crate::paths::{self, OperationSet, PathRules, Target};
+use crate::shell;
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
 /// What a file rule protects.
@@ -24,12 +26,30 @@ pub(crate) struct FileCheck {
     operations: OperationSet,
     tools: Option<ToolMatcher>,
     arguments: Vec<String>,
+    /// The tools whose command-named arguments are shell lines.
+    shell: ToolMatcher,
 }
 
-/// A file the request touches: where it is written and how it resolved.
+/// A file the request touches: where it is written and what is done to it.
 struct Touched {
     pointer: String,
     text: String,
+    ops: OperationSet,
+    /// For a file operand of a shell line: the program and whether the
+    /// shell changes the word (a glob or an expansion in its file name).
+    shell: Option<(String, bool)>,
+}
+
+/// What a shell word leaves unknown once `$HOME` and `$PWD` at its start
+/// are set aside.
+#[derive(PartialEq, Eq)]
+enum Unknown {
+    /// Nothing: the word is as written (globs aside).
+    Nothing,
+    /// Part of it: the first unknown expansion, as written.
+    Part(String),
+    /// All of it: the word is only expansions (and `/`).
+    Whole,
 }
 
 impl FileCheck {
@@ -47,6 +67,7 @@ impl FileCheck {
         } else {
             OperationSet::from_policy(operations).map_err(|e| ("operations", e))?
         };
+        let shell = shell_tools(tools).map_err(|e| ("tools", e))?;
         let tools = if tools.is_empty() {
             None
         } else {
@@ -62,6 +83,7 @@ impl FileCheck {
             operations,
             tools,
             arguments,
+            shell,
         })
     }
 
@@ -71,58 +93,157 @@ impl FileCheck {
         request: &CheckRequest,
         stage: Stage,
     ) -> Option<(String, Option<String>)> {
-        let (operation, targets) = match stage {
-            Stage::Action => action_targets(request)?,
-            Stage::ToolUse => self.tool_targets(request)?,
+        let mut targets = match stage {
+            Stage::Action => action_targets(request),
+            Stage::ToolUse => self.tool_targets(request),
             _ => return None,
         };
-        if !self.operations.intersects(operation) {
-            return None;
-        }
+        targets.extend(self.shell_targets(request, stage));
         let cwd = request.context_str("cwd");
         let home = request.context_str("home");
+        let root = request.context_str("workspaceRoot").or(cwd);
         for t in targets {
-            let resolved = match paths::resolve(&t.text, cwd, home) {
-                Ok(Target::File(p)) => p,
-                Ok(Target::NotFile { .. }) => continue,
-                // A target that cannot be read as a path is not let through.
-                Err(e) => {
-                    return Some((
-                        t.pointer,
-                        Some(format!("the target cannot be resolved: {e}")),
-                    ));
+            if !self.operations.intersects(t.ops) {
+                continue;
+            }
+            let hit = match &t.shell {
+                None => self.target_hit(&t.text, cwd, home, root),
+                Some((program, dynamic)) => {
+                    self.operand_hit(&t, program, *dynamic, cwd, home, root)
                 }
             };
-            let hit = match &self.rule {
-                Rule::Paths(rules) => rules.matches(&resolved, cwd, home),
-                Rule::Workspace => {
-                    let Some(root) = request.context_str("workspaceRoot").or(cwd) else {
-                        // Without a root nothing can be outside it.
-                        return None;
-                    };
-                    !paths::within(&resolved, root, home)
-                }
-            };
-            if hit {
-                return Some((t.pointer, None));
+            if let Some(why) = hit {
+                return Some((t.pointer, why));
             }
         }
         None
     }
 
-    fn tool_targets(&self, request: &CheckRequest) -> Option<(OperationSet, Vec<Touched>)> {
-        let tool = request.tool.as_ref()?;
+    /// Whether a target written in the request is covered (`Some`), and
+    /// why when that needs saying.
+    fn target_hit(
+        &self,
+        text: &str,
+        cwd: Option<&str>,
+        home: Option<&str>,
+        root: Option<&str>,
+    ) -> Option<Option<String>> {
+        let resolved = match paths::resolve(text, cwd, home) {
+            Ok(Target::File(p)) => p,
+            Ok(Target::NotFile { .. }) => return None,
+            // A target that cannot be read as a path is not let through.
+            Err(e) => return Some(Some(format!("the target cannot be resolved: {e}"))),
+        };
+        let hit = match &self.rule {
+            Rule::Paths(rules) => rules.matches(&resolved, cwd, home),
+            // Without a root nothing can be outside it.
+            Rule::Workspace => root.is_some_and(|root| !paths::within(&resolved, root, home)),
+        };
+        hit.then_some(None)
+    }
+
+    /// Whether a file operand of a shell line is covered, and why. What
+    /// only running the shell can tell is handled as the module docs of
+    /// `docs/POLICY.md` say: unknown parts are wildcards for `paths`, and
+    /// make a write or delete unknowable for `workspace`.
+    fn operand_hit(
+        &self,
+        t: &Touched,
+        program: &str,
+        dynamic: bool,
+        cwd: Option<&str>,
+        home: Option<&str>,
+        root: Option<&str>,
+    ) -> Option<Option<String>> {
+        if matches!(self.rule, Rule::Workspace) && root.is_none() {
+            // Without a root nothing can be outside it.
+            return None;
+        }
+        let what = describe(program, &t.text, t.ops);
+        let (text, unknown) = wildcards(&t.text);
+        let resolved = match paths::resolve(&text, cwd, home) {
+            Ok(Target::File(p)) => p,
+            Ok(Target::NotFile { .. }) => return None,
+            Err(e) => return Some(Some(format!("{what}, which cannot be resolved: {e}"))),
+        };
+        match &self.rule {
+            Rule::Paths(rules) => {
+                if unknown == Unknown::Whole {
+                    return None;
+                }
+                let hit = rules.matches(&resolved, cwd, home)
+                    || ((dynamic || unknown != Unknown::Nothing)
+                        && rules.matches_glob(&resolved, cwd, home));
+                hit.then_some(Some(what))
+            }
+            Rule::Workspace => {
+                let root = root?;
+                match unknown {
+                    Unknown::Nothing => (!paths::within(&resolved, root, home))
+                        .then(|| Some(format!("{what}, outside the workspace"))),
+                    Unknown::Part(var) => Some(Some(format!(
+                        "{what}; `{var}` is not known before the line runs, so the file may be outside the workspace"
+                    ))),
+                    Unknown::Whole => Some(Some(format!(
+                        "{what}; the file is not known before the line runs, so it may be outside the workspace"
+                    ))),
+                }
+            }
+        }
+    }
+
+    /// The file operands of the shell lines the request would run.
+    fn shell_targets(&self, request: &CheckRequest, stage: Stage) -> Vec<Touched> {
+        if stage == Stage::ToolUse
+            && let (Some(tools), Some(tool)) = (&self.tools, &request.tool)
+        {
+            let mut named = false;
+            tools.matches(&tool.name, |_| named = true);
+            if !named {
+                return Vec::new();
+            }
+        }
+        let mut out = Vec::new();
+        for (ptr, line) in shell_lines(request, stage, &self.shell) {
+            let (commands, assigned) = shell::commands_and_vars(&line);
+            let vars = Vars::new(assigned, &commands);
+            for cmd in &commands {
+                let program = cmd
+                    .unwrapped()
+                    .first()
+                    .map(|w| w.rsplit('/').next().unwrap_or(w).to_owned())
+                    .unwrap_or_default();
+                for op in shell::operands(cmd) {
+                    for text in vars.expand(&op.text) {
+                        out.push(Touched {
+                            pointer: ptr.clone(),
+                            text,
+                            ops: op.ops,
+                            shell: Some((program.clone(), op.dynamic)),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The path-named arguments of the tool.
+    fn tool_targets(&self, request: &CheckRequest) -> Vec<Touched> {
+        let Some(tool) = request.tool.as_ref() else {
+            return Vec::new();
+        };
         if let Some(tools) = &self.tools {
             let mut named = false;
             tools.matches(&tool.name, |_| named = true);
             if !named {
-                return None;
+                return Vec::new();
             }
         }
-        let args = tool.arguments.as_ref()?;
-        if !args.is_object() {
-            return None;
-        }
+        let Some(args) = tool.arguments.as_ref().filter(|a| a.is_object()) else {
+            return Vec::new();
+        };
+        let ops = operation_of_tool(&tool.name);
         let base = "/tool/arguments";
         let mut found: Vec<(String, &Value)> = Vec::new();
         if self.arguments.is_empty() {
@@ -150,6 +271,8 @@ impl FileCheck {
                 Value::String(s) => out.push(Touched {
                     pointer: ptr,
                     text: s.clone(),
+                    ops,
+                    shell: None,
                 }),
                 Value::Array(items) => {
                     for (i, item) in items.iter().enumerate() {
@@ -159,6 +282,8 @@ impl FileCheck {
                             out.push(Touched {
                                 pointer: p,
                                 text: s.clone(),
+                                ops,
+                                shell: None,
                             });
                         }
                     }
@@ -166,20 +291,23 @@ impl FileCheck {
                 _ => {}
             }
         }
-        Some((operation_of_tool(&tool.name), out))
+        out
     }
 }
 
-/// The operation and file targets of an action (a `process` or `network`
-/// resource has none).
-fn action_targets(request: &CheckRequest) -> Option<(OperationSet, Vec<Touched>)> {
-    let action = request.action.as_ref()?;
+/// The file targets of an action (a `process` or `network` resource has
+/// none; a process's command line is read as a shell line).
+fn action_targets(request: &CheckRequest) -> Vec<Touched> {
+    let Some(action) = request.action.as_ref() else {
+        return Vec::new();
+    };
     if let Some(r) = &action.resource
         && matches!(r.kind, ResourceKind::Process | ResourceKind::Network)
     {
-        return None;
+        return Vec::new();
     }
-    let targets = action
+    let ops = OperationSet::of_request(action.operation.as_deref());
+    action
         .targets
         .iter()
         .flatten()
@@ -187,12 +315,267 @@ fn action_targets(request: &CheckRequest) -> Option<(OperationSet, Vec<Touched>)
         .map(|(i, t)| Touched {
             pointer: format!("/action/targets/{i}/uri"),
             text: t.uri.clone(),
+            ops,
+            shell: None,
+        })
+        .collect()
+}
+
+/// How many readings a shell word may have once the line's variables are
+/// put in.
+const MAX_READINGS: usize = 16;
+
+/// The variables a shell line sets itself, with every value each may take
+/// (`None`: one the line does not spell out).
+struct Vars(Vec<(String, Vec<Option<String>>)>);
+
+impl Vars {
+    /// From the line's assignments and the commands that set variables
+    /// (`export f=.env`, `read f`).
+    fn new(assigned: Vec<(String, Option<String>)>, commands: &[shell::Command]) -> Self {
+        let mut vars = Self(Vec::new());
+        for (name, value) in assigned {
+            vars.add(name, value);
+        }
+        for cmd in commands {
+            let words = cmd.unwrapped();
+            let Some(name) = words.first() else { continue };
+            let args = words.get(1..).unwrap_or_default();
+            match name.as_str() {
+                "export" | "declare" | "local" | "typeset" | "readonly" => {
+                    for a in args.iter().filter(|a| !a.starts_with('-')) {
+                        if let Some((n, v)) = a.split_once('=') {
+                            let literal = !v.contains(['$', '`']) && !n.ends_with('+');
+                            vars.add(
+                                n.trim_end_matches('+').to_owned(),
+                                literal.then(|| v.to_owned()),
+                            );
+                        }
+                    }
+                }
+                "read" | "mapfile" | "readarray" | "getopts" | "printf" => {
+                    for a in args.iter().filter(|a| !a.starts_with('-')) {
+                        vars.add(a.clone(), None);
+                    }
+                }
+                _ => {}
+            }
+        }
+        vars
+    }
+
+    fn add(&mut self, name: String, value: Option<String>) {
+        match self.0.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, values)) => values.push(value),
+            None => self.0.push((name, vec![value])),
+        }
+    }
+
+    /// The readings of a word: each `$name` or `${name}` the line set to
+    /// written values replaced by each of them, and each `$(echo …)` of
+    /// written words by its output; anything else is kept.
+    fn expand(&self, word: &str) -> Vec<String> {
+        let mut out = vec![String::new()];
+        let b = word.as_bytes();
+        let mut lit = 0;
+        let mut i = 0;
+        while i < b.len() {
+            let (end, values): (usize, Option<Vec<String>>) = match (b[i], b.get(i + 1).copied()) {
+                (b'$', Some(b'{')) => {
+                    let end = closing(b, i + 1, b'{', b'}');
+                    let name = word.get(i + 2..end.saturating_sub(1)).unwrap_or("");
+                    (end, self.values(name))
+                }
+                (b'$', Some(c)) if c == b'_' || c.is_ascii_alphabetic() => {
+                    let n = b[i + 1..]
+                        .iter()
+                        .take_while(|c| **c == b'_' || c.is_ascii_alphanumeric())
+                        .count();
+                    (i + 1 + n, self.values(&word[i + 1..i + 1 + n]))
+                }
+                (b'$', Some(b'(')) => {
+                    let end = closing(b, i + 1, b'(', b')');
+                    let inner = word.get(i + 2..end.saturating_sub(1)).unwrap_or("");
+                    (end, echoed(inner).map(|v| vec![v]))
+                }
+                (b'`', _) => {
+                    let end = b[i + 1..]
+                        .iter()
+                        .position(|&c| c == b'`')
+                        .map_or(b.len(), |p| i + p + 2);
+                    let inner = word.get(i + 1..end.saturating_sub(1)).unwrap_or("");
+                    (end, echoed(inner).map(|v| vec![v]))
+                }
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            };
+            let end = end.min(b.len());
+            if let Some(values) = values {
+                let head = &word[lit..i];
+                let mut next = Vec::new();
+                for prefix in &out {
+                    for v in &values {
+                        if next.len() < MAX_READINGS {
+                            next.push(format!("{prefix}{head}{v}"));
+                        }
+                    }
+                }
+                out = next;
+                lit = end;
+            }
+            i = end;
+        }
+        for o in &mut out {
+            o.push_str(&word[lit..]);
+        }
+        out
+    }
+
+    /// Every value of a variable, when the line writes them all.
+    fn values(&self, name: &str) -> Option<Vec<String>> {
+        let (_, values) = self.0.iter().find(|(n, _)| n == name)?;
+        values.iter().cloned().collect()
+    }
+}
+
+/// What `echo` or `printf` of written words prints (without the newline),
+/// if the text is one such command.
+fn echoed(text: &str) -> Option<String> {
+    let commands = shell::commands(text);
+    let [cmd] = commands.as_slice() else {
+        return None;
+    };
+    let words = cmd.unwrapped();
+    if words.iter().any(|w| w.contains(['$', '`'])) || !cmd.redirects.is_empty() {
+        return None;
+    }
+    let (name, args) = words.split_first()?;
+    match name.as_str() {
+        "echo" => {
+            let args: Vec<&str> = args
+                .iter()
+                .map(String::as_str)
+                .skip_while(|a| matches!(*a, "-n" | "-e" | "-E" | "-ne" | "-en"))
+                .collect();
+            Some(args.join(" "))
+        }
+        "printf" => match args {
+            [format] if !format.contains(['%', '\\']) => Some(format.clone()),
+            [format, arg] if format == "%s" => Some(arg.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `` `cat` would read `~/.ssh/id_rsa` ``.
+fn describe(program: &str, text: &str, ops: OperationSet) -> String {
+    let text = shown(text);
+    if ops == OperationSet::ALL {
+        return format!("`{program}` is given `{text}` and may read, write or delete it");
+    }
+    let verbs: Vec<&str> = ops
+        .names()
+        .into_iter()
+        .map(|n| match n {
+            "read" => "read",
+            "write" => "write",
+            "delete" => "delete",
+            "list" => "list",
+            "stat" => "inspect",
+            _ => "run",
         })
         .collect();
-    Some((
-        OperationSet::of_request(action.operation.as_deref()),
-        targets,
-    ))
+    let verbs = match verbs.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    format!("`{program}` would {verbs} `{text}`")
+}
+
+/// A word of a shell line, at most 120 characters of it, for a message.
+fn shown(text: &str) -> String {
+    let mut out: String = text.chars().take(120).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// A shell word with each expansion other than `$HOME` and `$PWD` at its
+/// start replaced by `*`, and what that leaves unknown.
+fn wildcards(word: &str) -> (String, Unknown) {
+    let b = word.as_bytes();
+    let mut out = String::with_capacity(word.len());
+    let mut first: Option<String> = None;
+    let mut i = 0;
+    for lead in ["$HOME", "${HOME}", "$PWD", "${PWD}"] {
+        if let Some(rest) = word.strip_prefix(lead)
+            && (rest.is_empty() || rest.starts_with('/'))
+        {
+            out.push_str(lead);
+            i = lead.len();
+            break;
+        }
+    }
+    let mut lit = i;
+    while i < b.len() {
+        let end = match (b[i], b.get(i + 1).copied()) {
+            (b'$', Some(b'{')) => closing(b, i + 1, b'{', b'}'),
+            (b'$', Some(b'(')) => closing(b, i + 1, b'(', b')'),
+            (b'$', Some(c)) if c == b'_' || c.is_ascii_alphabetic() => {
+                let n = b[i + 1..]
+                    .iter()
+                    .take_while(|c| **c == b'_' || c.is_ascii_alphanumeric())
+                    .count();
+                i + 1 + n
+            }
+            (b'$', Some(c)) if c.is_ascii_digit() || b"@*#?$!-".contains(&c) => i + 2,
+            (b'`', _) => b[i + 1..]
+                .iter()
+                .position(|&c| c == b'`')
+                .map_or(b.len(), |p| i + p + 2),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.push_str(&word[lit..i]);
+        if !out.ends_with('*') {
+            out.push('*');
+        }
+        if first.is_none() {
+            first = Some(shown(&word[i..end.min(b.len())]));
+        }
+        i = end.min(b.len());
+        lit = i;
+    }
+    out.push_str(&word[lit..]);
+    let unknown = match first {
+        None => Unknown::Nothing,
+        Some(_) if out.bytes().all(|c| c == b'*' || c == b'/') => Unknown::Whole,
+        Some(var) => Unknown::Part(var),
+    };
+    (out, unknown)
+}
+
+/// The index after the bracket closing the one at `open`, or the end.
+fn closing(b: &[u8], open: usize, left: u8, right: u8) -> usize {
+    let mut depth = 0usize;
+    for (k, &c) in b.iter().enumerate().skip(open) {
+        if c == left {
+            depth += 1;
+        } else if c == right {
+            depth -= 1;
+            if depth == 0 {
+                return k + 1;
+            }
+        }
+    }
+    b.len()
 }
 
 /// What a tool probably does to the files it names, from its name; a name

@@ -156,6 +156,7 @@
 //! (`rm -rf *`) the spelling it names.
 
 mod builtin;
+mod files;
 mod lines;
 mod normalise;
 mod opaque;
@@ -167,6 +168,7 @@ mod words;
 mod wrappers;
 
 pub(crate) use builtin::{DANGEROUS, Native};
+pub(crate) use files::operands;
 pub(crate) use normalise::normalise;
 pub(crate) use patterns::CommandPatterns;
 
@@ -368,10 +370,17 @@ impl Command {
 /// module docs). Substitutions come before the command holding them; the
 /// commands of a pipeline come in pipeline order.
 pub(crate) fn commands(line: &str) -> Vec<Command> {
+    commands_and_vars(line).0
+}
+
+/// [`commands`], with the variables the line assigns (`f=.env; cat $f`):
+/// each name with its value when it is written without expansions, `None`
+/// otherwise (`f=$(x)`, `f+=y`, `read f`, a `for` loop's variable).
+pub(crate) fn commands_and_vars(line: &str) -> (Vec<Command>, Vec<(String, Option<String>)>) {
     let mut ctx = Ctx::default();
     parse_text(line.as_bytes(), 0, &mut ctx);
     opaque::analyse(&mut ctx.out, &ctx.functions);
-    ctx.out
+    (ctx.out, ctx.vars)
 }
 
 /// What the parsers of one line share.
@@ -385,6 +394,9 @@ struct Ctx {
     bodies: Vec<Option<(String, String)>>,
     /// The names of the functions the line defines.
     functions: Vec<String>,
+    /// The variables the line assigns, in order: the value when it is
+    /// written without expansions.
+    vars: Vec<(String, Option<String>)>,
 }
 
 impl Ctx {

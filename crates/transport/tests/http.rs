@@ -67,6 +67,29 @@ async fn checks_with_the_embedded_default_policy() {
     assert_eq!(status, 200);
     assert_eq!(d["decision"], "block", "{d}");
     assert_eq!(d["violations"][0]["checkId"], "dangerous-commands");
+
+    // Files a shell line reads are seen by the path checks.
+    for line in [
+        "cat ~/.ssh/id_rsa",
+        "grep KEY .env",
+        "f=.env; cat \"$f\"",
+        "cat .e*",
+    ] {
+        let (status, d) = server
+            .check(&json!({"tool": {"name": "Bash", "arguments": {"command": line}}, "context": {"cwd": "/repo", "home": "/home/u"}}), &[])
+            .await;
+        assert_eq!(status, 200);
+        assert_eq!(d["decision"], "block", "{line}: {d}");
+        assert_eq!(d["violations"][0]["checkId"], "secret-files", "{line}: {d}");
+        assert_eq!(
+            d["violations"][0]["location"]["field"],
+            "/tool/arguments/command"
+        );
+    }
+    let (_, d) = server
+        .check(&json!({"tool": {"name": "Bash", "arguments": {"command": "cat README.md .env.example"}}, "context": {"cwd": "/repo", "home": "/home/u"}}), &[])
+        .await;
+    assert_eq!(d["decision"], "allow", "{d}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

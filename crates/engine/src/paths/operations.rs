@@ -102,6 +102,35 @@ impl OperationSet {
     pub(crate) const ALL: Self = Self(READ | WRITE | DELETE | LIST | STAT | EXEC | SPAWN);
     /// `write` and `delete`: the default of a `workspace` check.
     pub(crate) const WORKSPACE_DEFAULT: Self = Self(WRITE | DELETE);
+    /// No operation.
+    pub(crate) const NONE: Self = Self(0);
+    /// `read` alone.
+    pub(crate) const READ: Self = Self(READ);
+    /// `write` alone.
+    pub(crate) const WRITE: Self = Self(WRITE);
+    /// `delete` alone.
+    pub(crate) const DELETE: Self = Self(DELETE);
+    /// `list` alone.
+    pub(crate) const LIST: Self = Self(LIST);
+    /// `stat` alone.
+    pub(crate) const STAT: Self = Self(STAT);
+    /// `exec` alone.
+    pub(crate) const EXEC: Self = Self(EXEC);
+
+    /// The operations of both sets.
+    pub(crate) const fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+
+    /// The names of the operations in the set, canonical order.
+    pub(crate) fn names(self) -> Vec<&'static str> {
+        CANONICAL
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.0 & (1 << i) != 0)
+            .map(|(_, (_, n))| *n)
+            .collect()
+    }
 
     /// A check's `operations`: canonical names only, exactly as spelled (a
     /// typo must not silently disable a check); an empty list is an error.

@@ -11,16 +11,78 @@ pub(crate) struct PathRules {
     deny: Globs,
     /// `except`: exact, no fallbacks.
     allow: Globs,
+    /// File names the `paths` patterns can match (`.env`, `x.pem`, …), to
+    /// try against a glob written in a shell line.
+    samples: Vec<String>,
 }
 
 impl PathRules {
     /// Compiles a check's `paths` and `except`; an error names the first bad
     /// pattern. No patterns at all matches nothing.
     pub(crate) fn new(paths: &[String], except: &[String]) -> Result<Self, String> {
+        let mut samples = Vec::new();
+        for p in paths {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            if !name.is_empty() && name != "**" {
+                for s in name_samples(name) {
+                    if !samples.contains(&s) {
+                        samples.push(s);
+                    }
+                }
+            }
+        }
         Ok(Self {
             deny: Globs::new(paths, true)?,
             allow: Globs::new(except, false)?,
+            samples,
         })
+    }
+
+    /// Whether a path whose file name is a shell glob (`.e*`, `id_rs?`,
+    /// `*.pem`) may name a file the rule matches: the glob is tried against
+    /// sample names of the `paths` patterns, as the shell would expand it
+    /// (a leading `.` must be written). A glob in a directory component is
+    /// matched as written.
+    pub(crate) fn matches_glob(
+        &self,
+        path: &ResolvedPath,
+        cwd: Option<&str>,
+        home: Option<&str>,
+    ) -> bool {
+        for reading in path.readings() {
+            let (dir, name) = reading.rsplit_once('/').unwrap_or(("", reading));
+            if !name.contains(['*', '?', '[']) {
+                continue;
+            }
+            let Ok(glob) = GlobBuilder::new(name)
+                .literal_separator(true)
+                .backslash_escape(false)
+                .case_insensitive(true)
+                .build()
+            else {
+                continue;
+            };
+            let glob = glob.compile_matcher();
+            for sample in &self.samples {
+                if sample.starts_with('.') && !name.starts_with('.') {
+                    continue;
+                }
+                if !glob.is_match(sample) {
+                    continue;
+                }
+                let candidate = if reading.starts_with('/') || !dir.is_empty() {
+                    format!("{dir}/{sample}")
+                } else {
+                    sample.clone()
+                };
+                if let Ok(super::Target::File(p)) = super::resolve(&candidate, None, None)
+                    && self.matches(&p, cwd, home)
+                {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Whether some reading of `path` is matched by `paths` and not by
@@ -213,4 +275,60 @@ pub(super) fn glob(pattern: &str, deny: bool) -> Result<Glob, globset::Error> {
         .backslash_escape(true)
         .case_insensitive(deny)
         .build()
+}
+
+/// Names a file-name pattern matches: `*` as nothing and as `x`, `?` as
+/// `x`, a class as its first member, each `{a,b}` alternative.
+fn name_samples(pattern: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for alt in brace_alternatives(pattern) {
+        for star in ["", "x"] {
+            let mut s = String::new();
+            let mut chars = alt.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '*' => s.push_str(star),
+                    '?' => s.push('x'),
+                    '\\' => s.extend(chars.next()),
+                    '[' => {
+                        let class: String = chars.by_ref().take_while(|&c| c != ']').collect();
+                        match class.chars().next() {
+                            Some('!' | '^') | None => s.push('x'),
+                            Some(first) => s.push(first),
+                        }
+                    }
+                    c => s.push(c),
+                }
+            }
+            if !s.is_empty() && !out.contains(&s) {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// A pattern with its first level of `{a,b}` alternatives expanded (at most
+/// 64 results; nested braces are kept as written).
+fn brace_alternatives(pattern: &str) -> Vec<String> {
+    let Some(open) = pattern.find('{') else {
+        return vec![pattern.to_owned()];
+    };
+    let Some(close) = pattern[open..].find('}').map(|i| open + i) else {
+        return vec![pattern.to_owned()];
+    };
+    let (head, body, tail) = (
+        &pattern[..open],
+        &pattern[open + 1..close],
+        &pattern[close + 1..],
+    );
+    let mut out = Vec::new();
+    for alt in body.split(',') {
+        for rest in brace_alternatives(tail) {
+            if out.len() < 64 {
+                out.push(format!("{head}{alt}{rest}"));
+            }
+        }
+    }
+    out
 }

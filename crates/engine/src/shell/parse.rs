@@ -110,6 +110,9 @@ pub(super) struct List {
     case: Case,
     /// Words to skip.
     skip: Skip,
+    /// In a `for` header: the loop's variable, and where its unknown value
+    /// was noted in [`Ctx::vars`] until `in` lists the values.
+    header_var: Option<(String, Option<usize>)>,
     /// Where a `NAME=` word ended, so that a `(` there opens an array.
     array_at: Option<usize>,
     /// The pipeline state to restore after a substitution.
@@ -132,6 +135,7 @@ impl List {
             cases: 0,
             case: Case::Body,
             skip: Skip::None,
+            header_var: None,
             array_at: None,
             saved: None,
             output: false,
@@ -486,7 +490,11 @@ impl<'a> Parser<'a> {
                 self.close_case();
                 return true;
             }
-            b"for" | b"select" => self.top().skip = Skip::Header,
+            b"for" | b"select" => {
+                let l = self.top();
+                l.skip = Skip::Header;
+                l.header_var = None;
+            }
             b"function" => self.top().skip = Skip::Name,
             _ => return false,
         }
@@ -763,7 +771,29 @@ impl<'a> Parser<'a> {
             return;
         }
         match l.skip {
-            Skip::Header => return,
+            Skip::Header => {
+                // The loop's variable takes the values after `in`, or the
+                // positional parameters without it.
+                match &mut l.header_var {
+                    None => {
+                        if is_name(&text) {
+                            ctx.vars.push((text.clone(), None));
+                            l.header_var = Some((text, Some(ctx.vars.len() - 1)));
+                        }
+                    }
+                    Some((_, unknown @ Some(_))) if text == "in" && word.quoted_at.is_none() => {
+                        if let Some(at) = unknown.take() {
+                            ctx.vars.remove(at);
+                        }
+                    }
+                    Some((name, None)) => {
+                        let literal = word.dyn_end.is_none();
+                        ctx.vars.push((name.clone(), literal.then_some(text)));
+                    }
+                    Some(_) => {}
+                }
+                return;
+            }
             Skip::Name => {
                 l.skip = Skip::None;
                 ctx.functions.push(text);
@@ -784,6 +814,13 @@ impl<'a> Parser<'a> {
         if l.cmd.words.is_empty() && is_assignment(&word) {
             if word.bytes.last() == Some(&b'=') && next == Some(b'(') {
                 l.array_at = Some(pos);
+            }
+            if let Some((name, value)) = text.split_once('=') {
+                let literal = word.dyn_end.is_none() && !name.ends_with('+');
+                ctx.vars.push((
+                    name.trim_end_matches('+').to_owned(),
+                    literal.then(|| value.to_owned()),
+                ));
             }
             return;
         }
@@ -1127,6 +1164,14 @@ impl<'a> Parser<'a> {
             }
         }
     }
+}
+
+/// Whether a word is a valid variable name.
+fn is_name(text: &str) -> bool {
+    text.bytes()
+        .next()
+        .is_some_and(|c| c == b'_' || c.is_ascii_alphabetic())
+        && text.bytes().all(|c| c == b'_' || c.is_ascii_alphanumeric())
 }
 
 /// Whether a word is an assignment: `NAME=…` or `NAME+=…` with an unquoted
