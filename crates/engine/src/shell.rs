@@ -156,6 +156,8 @@
 //! (`rm -rf *`) the spelling it names.
 
 mod builtin;
+#[cfg(test)]
+mod differential;
 mod files;
 mod lines;
 mod normalise;
@@ -270,7 +272,8 @@ impl Redirect {
 
     /// Whether the redirection is a here-document.
     fn is_heredoc(&self) -> bool {
-        self.op.ends_with("<<") || self.op.ends_with("<<-")
+        // `<<<` is a here-string: its word is the input, no body follows.
+        (self.op.ends_with("<<") && !self.op.ends_with("<<<")) || self.op.ends_with("<<-")
     }
 
     /// The redirection as it appears in a view: `> /dev/sda`, `2>&1`.

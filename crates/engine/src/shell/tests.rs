@@ -200,6 +200,20 @@ fn redirections_are_not_words() {
 }
 
 #[test]
+fn a_here_string_takes_no_body() {
+    // `<<<` ends like `<<`, but no here-document body follows it: the next
+    // line is commands.
+    check_words(&[
+        ("cat <<< x\nrm -rf /", &[&["cat"], &["rm", "-rf", "/"]]),
+        ("grep a <<<'b'\nsudo id", &[&["grep", "a"], &["sudo", "id"]]),
+        (
+            "cat <<< x <<EOF\nbody\nEOF\nrm y",
+            &[&["cat"], &["rm", "y"]],
+        ),
+    ]);
+}
+
+#[test]
 fn assignments_are_dropped() {
     check_words(&[
         ("FOO=1 BAR=\"x y\" rm -rf /", &[&["rm", "-rf", "/"]]),
