@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use palisade_engine::{Engine, parse_request};
+use palisade_engine::{Engine, fuzzing, parse_request};
 use palisade_protocol::{CheckRequest, Decision, DecisionKind, FindingAction, Stage};
 
 /// The policy the `request` target evaluates requests against: checks of
@@ -273,4 +273,122 @@ pub fn split(data: &[u8]) -> (String, Vec<String>) {
         pos = end;
     }
     (text, chunks)
+}
+
+/// The shell parser's invariants for one line: reading is deterministic;
+/// normalising is idempotent; every file operand is a non-empty word; and
+/// the line's words, each single-quoted (or double-quoted with the four
+/// escapes), come back as one command with exactly those words.
+pub fn check_shell(line: &str) {
+    let first = fuzzing::shell(line);
+    assert_eq!(
+        first,
+        fuzzing::shell(line),
+        "reading a line is deterministic"
+    );
+    for c in &first {
+        let once = fuzzing::normalise(&c.unwrapped);
+        assert_eq!(once, fuzzing::normalise(&once), "normalising is idempotent");
+        for (word, ops) in &c.files {
+            assert!(!word.is_empty(), "a file operand is a word");
+            assert!(!ops.is_empty(), "a file operand has an operation");
+        }
+    }
+    let words: Vec<String> = line
+        .split(|c: char| c.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if words.is_empty() || words.iter().any(|w| w.contains('\0')) {
+        return;
+    }
+    let single: Vec<String> = words
+        .iter()
+        .map(|w| format!("'{}'", w.replace('\'', r"'\''")))
+        .collect();
+    let quoted = fuzzing::shell(&single.join(" "));
+    assert!(
+        quoted.iter().any(|c| c.words == words),
+        "single-quoted words are read as written: {words:?} gave {quoted:?}"
+    );
+    let double: Vec<String> = words
+        .iter()
+        .map(|w| {
+            let mut q = String::from("\"");
+            for ch in w.chars() {
+                if matches!(ch, '"' | '\\' | '$' | '`') {
+                    q.push('\\');
+                }
+                q.push(ch);
+            }
+            q.push('"');
+            q
+        })
+        .collect();
+    let quoted = fuzzing::shell(&double.join(" "));
+    assert!(
+        quoted.iter().any(|c| c.words == words),
+        "double-quoted words are read as written: {words:?} gave {quoted:?}"
+    );
+}
+
+/// The context the `paths` target resolves in.
+pub const PATH_CWD: &str = "/repo/sub";
+/// The home the `paths` target resolves in.
+pub const PATH_HOME: &str = "/home/u";
+
+/// Path resolution's invariants for one target: every reading is a normal
+/// absolute path (no `.` or `..` component, no repeated or trailing `/`);
+/// resolving the primary reading again gives it back; a target inside the
+/// workspace has every reading under the root; a rule on `**` matches every
+/// file; a rule naming the primary reading matches it (unless it holds glob
+/// characters).
+pub fn check_path(target: &str) {
+    let cwd = Some(PATH_CWD);
+    let home = Some(PATH_HOME);
+    let Ok(Some(readings)) = fuzzing::resolve(target, cwd, home) else {
+        return;
+    };
+    assert!(!readings.is_empty(), "a file has a reading");
+    for r in &readings {
+        assert!(
+            r.starts_with('/'),
+            "a reading with a cwd is absolute: {r:?}"
+        );
+        assert!(r == "/" || !r.ends_with('/'), "no trailing slash: {r:?}");
+        assert!(!r.contains("//"), "no repeated slash: {r:?}");
+        assert!(
+            r.split('/').all(|c| c != "." && c != ".."),
+            "no dot components: {r:?}"
+        );
+    }
+    let primary = &readings[0];
+    if !primary.contains(['%', '\\']) {
+        let again = fuzzing::resolve(primary, cwd, home);
+        assert_eq!(
+            again.as_ref().ok().and_then(|r| r.as_ref()).map(|r| &r[0]),
+            Some(primary),
+            "resolving a reading again gives it back"
+        );
+    }
+    if fuzzing::within(target, "/repo", cwd, home) == Some(true) {
+        for r in &readings {
+            assert!(
+                r == "/repo" || r.starts_with("/repo/"),
+                "inside the workspace means every reading is: {r:?}"
+            );
+        }
+    }
+    assert_eq!(
+        fuzzing::path_matches(&["/**".to_owned()], &[], target, cwd, home),
+        Ok(true),
+        "`/**` covers every file"
+    );
+    if !primary.contains(['*', '?', '[', ']', '{', '}', '\\', '!']) {
+        assert_eq!(
+            fuzzing::path_matches(std::slice::from_ref(primary), &[], target, cwd, home),
+            Ok(true),
+            "a rule naming a path matches it: {primary:?}"
+        );
+    }
 }

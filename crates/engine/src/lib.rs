@@ -14,6 +14,9 @@ mod engine;
 mod error;
 mod eval;
 mod file_check;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 #[allow(dead_code, reason = "parts of the path API are only used by its tests")]
 mod paths;
 pub mod policy;
