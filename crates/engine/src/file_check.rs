@@ -207,20 +207,57 @@ impl FileCheck {
         for (ptr, line) in shell_lines(request, stage, &self.shell) {
             let (commands, assigned) = shell::commands_and_vars(&line);
             let vars = Vars::new(assigned, &commands);
+            // Directories the line changes to: a relative file after a `cd`
+            // may be under any of them (or under `cwd`, in a subshell).
+            let mut dirs: Vec<String> = Vec::new();
             for cmd in &commands {
-                let program = cmd
-                    .unwrapped()
+                let words = cmd.unwrapped();
+                let program = words
                     .first()
                     .map(|w| w.rsplit('/').next().unwrap_or(w).to_owned())
                     .unwrap_or_default();
                 for op in shell::operands(cmd) {
                     for text in vars.expand(&op.text) {
+                        let relative = !text.starts_with(['/', '~', '$']) && !text.contains("://");
+                        if relative {
+                            for dir in &dirs {
+                                out.push(Touched {
+                                    pointer: ptr.clone(),
+                                    text: format!("{dir}/{text}"),
+                                    ops: op.ops,
+                                    shell: Some((program.clone(), op.dynamic)),
+                                });
+                            }
+                        }
                         out.push(Touched {
                             pointer: ptr.clone(),
                             text,
                             ops: op.ops,
                             shell: Some((program.clone(), op.dynamic)),
                         });
+                    }
+                }
+                if matches!(program.as_str(), "cd" | "pushd")
+                    && let Some(dir) = words
+                        .get(1..)
+                        .unwrap_or_default()
+                        .iter()
+                        .find(|w| !w.starts_with('-'))
+                    && dirs.len() < MAX_READINGS
+                {
+                    for d in vars.expand(dir) {
+                        if d.contains(['$', '`']) || d.is_empty() {
+                            continue;
+                        }
+                        let d = d.trim_end_matches('/').to_owned();
+                        if !d.starts_with(['/', '~']) {
+                            // Relative: to `cwd`, or to a directory before it.
+                            let joined: Vec<String> =
+                                dirs.iter().map(|prev| format!("{prev}/{d}")).collect();
+                            dirs.extend(joined);
+                        }
+                        dirs.push(d);
+                        dirs.truncate(MAX_READINGS);
                     }
                 }
             }

@@ -1089,10 +1089,17 @@ fn tar(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) {
     if let Some((at, d)) = dir {
         push(d, if extract { W } else { R }, Some(at));
     }
-    // Members are relative to `-C` when given; they are checked as written.
-    if dir.is_none() || create {
-        for (at, m) in members {
-            push(m, member_ops, Some(at));
+    // Members are relative to `-C` when given (`tar -C / -cf - etc/shadow`).
+    for (at, m) in members {
+        match dir {
+            Some((_, d)) if !m.starts_with('/') => {
+                push(
+                    &format!("{}/{m}", d.trim_end_matches('/')),
+                    member_ops,
+                    Some(at),
+                );
+            }
+            _ => push(m, member_ops, Some(at)),
         }
     }
 }
