@@ -5,7 +5,7 @@ use palisade_protocol::{CheckRequest, ResourceKind, Stage};
 use serde_json::Value;
 
 use crate::arguments;
-use crate::shell::{CommandPatterns, DANGEROUS, Native, commands};
+use crate::shell::{CommandPatterns, DANGEROUS, Native, parsed};
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
 /// Tools whose arguments are shell lines, when a check names none.
@@ -82,7 +82,8 @@ impl CommandCheck {
         stage: Stage,
     ) -> Option<(String, Option<String>)> {
         for (ptr, line) in shell_lines(request, stage, &self.tools) {
-            let commands = commands(&line);
+            let parsed = parsed(&line);
+            let commands = &parsed.commands;
             let matched = self.patterns.matches_commands(&commands);
             if let Some(&i) = matched.first() {
                 let mut why = match &self.descriptions {

@@ -159,12 +159,12 @@ impl FileCheck {
             // Without a root nothing can be outside it.
             return None;
         }
-        let what = describe(program, &t.text, t.ops);
+        let what = || describe(program, &t.text, t.ops);
         let (text, unknown) = wildcards(&t.text);
         let resolved = match paths::resolve(&text, cwd, home) {
             Ok(Target::File(p)) => p,
             Ok(Target::NotFile { .. }) => return None,
-            Err(e) => return Some(Some(format!("{what}, which cannot be resolved: {e}"))),
+            Err(e) => return Some(Some(format!("{}, which cannot be resolved: {e}", what()))),
         };
         match &self.rule {
             Rule::Paths(rules) => {
@@ -174,18 +174,20 @@ impl FileCheck {
                 let hit = rules.matches(&resolved, cwd, home)
                     || ((dynamic || unknown != Unknown::Nothing)
                         && rules.matches_glob(&resolved, cwd, home));
-                hit.then_some(Some(what))
+                hit.then(|| Some(what()))
             }
             Rule::Workspace => {
                 let root = root?;
                 match unknown {
                     Unknown::Nothing => (!paths::within(&resolved, root, home))
-                        .then(|| Some(format!("{what}, outside the workspace"))),
+                        .then(|| Some(format!("{}, outside the workspace", what()))),
                     Unknown::Part(var) => Some(Some(format!(
-                        "{what}; `{var}` is not known before the line runs, so the file may be outside the workspace"
+                        "{}; `{var}` is not known before the line runs, so the file may be outside the workspace",
+                        what()
                     ))),
                     Unknown::Whole => Some(Some(format!(
-                        "{what}; the file is not known before the line runs, so it may be outside the workspace"
+                        "{}; the file is not known before the line runs, so it may be outside the workspace",
+                        what()
                     ))),
                 }
             }
@@ -205,18 +207,19 @@ impl FileCheck {
         }
         let mut out = Vec::new();
         for (ptr, line) in shell_lines(request, stage, &self.shell) {
-            let (commands, assigned) = shell::commands_and_vars(&line);
-            let vars = Vars::new(assigned, &commands);
+            let parsed = shell::parsed(&line);
+            let (commands, assigned) = (&parsed.commands, &parsed.vars);
+            let unwrapped: Vec<Vec<String>> = commands.iter().map(shell::Command::unwrapped).collect();
+            let vars = Vars::new(assigned, &unwrapped);
             // Directories the line changes to: a relative file after a `cd`
             // may be under any of them (or under `cwd`, in a subshell).
             let mut dirs: Vec<String> = Vec::new();
-            for cmd in &commands {
-                let words = cmd.unwrapped();
+            for (cmd, words) in commands.iter().zip(&unwrapped) {
                 let program = words
                     .first()
                     .map(|w| w.rsplit('/').next().unwrap_or(w).to_owned())
                     .unwrap_or_default();
-                for op in shell::operands(cmd) {
+                for op in shell::operands(cmd, words) {
                     for text in vars.expand(&op.text) {
                         let relative = !text.starts_with(['/', '~', '$']) && !text.contains("://");
                         if relative {
@@ -369,13 +372,12 @@ struct Vars(Vec<(String, Vec<Option<String>>)>);
 impl Vars {
     /// From the line's assignments and the commands that set variables
     /// (`export f=.env`, `read f`).
-    fn new(assigned: Vec<(String, Option<String>)>, commands: &[shell::Command]) -> Self {
+    fn new(assigned: &[(String, Option<String>)], unwrapped: &[Vec<String>]) -> Self {
         let mut vars = Self(Vec::new());
         for (name, value) in assigned {
-            vars.add(name, value);
+            vars.add(name.clone(), value.clone());
         }
-        for cmd in commands {
-            let words = cmd.unwrapped();
+        for words in unwrapped {
             let Some(name) = words.first() else { continue };
             let args = words.get(1..).unwrap_or_default();
             match name.as_str() {

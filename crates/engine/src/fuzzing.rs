@@ -36,7 +36,7 @@ pub fn shell(line: &str) -> Vec<ParsedCommand> {
                 .collect(),
             opaque: c.opaque.clone(),
             views: c.views(),
-            files: shell::operands(c)
+            files: shell::operands(c, &c.unwrapped())
                 .into_iter()
                 .map(|o| (o.text, o.ops.names()))
                 .collect(),

@@ -327,7 +327,7 @@ impl Command {
 
     /// The words with every wrapper removed (`sudo nice rm x` → `rm x`).
     pub(crate) fn unwrapped(&self) -> Vec<String> {
-        unwrap_chain(&self.words).pop().unwrap_or_default()
+        wrappers::unwrap_all(&self.words)
     }
 
     /// Every string patterns are matched against (see the module docs).
@@ -376,10 +376,50 @@ pub(crate) fn commands(line: &str) -> Vec<Command> {
     commands_and_vars(line).0
 }
 
-/// [`commands`], with the variables the line assigns (`f=.env; cat $f`):
-/// each name with its value when it is written without expansions, `None`
-/// otherwise (`f=$(x)`, `f+=y`, `read f`, a `for` loop's variable).
-pub(crate) fn commands_and_vars(line: &str) -> (Vec<Command>, Vec<(String, Option<String>)>) {
+/// A line read once: its commands and the variables it assigns.
+#[derive(Debug)]
+pub(crate) struct Parsed {
+    /// What [`commands`] returns.
+    pub(crate) commands: Vec<Command>,
+    /// The variables the line assigns (`f=.env; cat $f`), in order: each
+    /// name with its value when it is written without expansions, `None`
+    /// otherwise (`f=$(x)`, `f+=y`, a `for` loop's variable without `in`).
+    pub(crate) vars: Vec<(String, Option<String>)>,
+}
+
+/// How many lines each thread keeps read: the `command`, `path` and
+/// `workspace` checks of one request read the same lines.
+const PARSED_CACHE: usize = 4;
+
+thread_local! {
+    static RECENT: std::cell::RefCell<Vec<(String, std::rc::Rc<Parsed>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`commands`] with the variables the line assigns, read once per thread
+/// for the last few lines.
+pub(crate) fn parsed(line: &str) -> std::rc::Rc<Parsed> {
+    if let Some(hit) = RECENT.with_borrow(|recent| {
+        recent
+            .iter()
+            .find(|(l, _)| l == line)
+            .map(|(_, p)| std::rc::Rc::clone(p))
+    }) {
+        return hit;
+    }
+    let (commands, vars) = commands_and_vars(line);
+    let p = std::rc::Rc::new(Parsed { commands, vars });
+    RECENT.with_borrow_mut(|recent| {
+        if recent.len() >= PARSED_CACHE {
+            recent.remove(0);
+        }
+        recent.push((line.to_owned(), std::rc::Rc::clone(&p)));
+    });
+    p
+}
+
+/// [`commands`], with the variables the line assigns ([`Parsed::vars`]).
+fn commands_and_vars(line: &str) -> (Vec<Command>, Vec<(String, Option<String>)>) {
     let mut ctx = Ctx::default();
     parse_text(line.as_bytes(), 0, &mut ctx);
     opaque::analyse(&mut ctx.out, &ctx.functions);

@@ -100,6 +100,15 @@ where
 /// The answer line to one input line, or a fatal error.
 async fn decide(guard: &Guard, line: &str) -> Result<String, String> {
     let value: Option<Value> = serde_json::from_str(line).ok();
+    // A repeated key anywhere (`data` itself, or inside it) is refused
+    // before anything is read from the line, as every transport does.
+    if value.is_some()
+        && let Err(e) = palisade_engine::parse_json(line)
+    {
+        let data = value.as_ref().and_then(|v| v.get("data")).or(value.as_ref());
+        let id = request_id_of(data).unwrap_or_else(new_id);
+        return Ok(answer(&error_decision(id, &e)));
+    }
     let envelope = value.as_ref().and_then(|v| v.get("event")).is_some();
     let request_text = match &value {
         Some(v) if envelope => {

@@ -120,6 +120,9 @@ enum RequestProblem {
     /// `rules` names checks the policy does not have.
     #[error("`rules` names unknown rule ids {0}; the policy has no such checks")]
     UnknownRules(String),
+    /// A key appears twice in one object.
+    #[error("{0}")]
+    Repeated(String),
 }
 
 fn wrong(field: impl Into<String>, expected: &'static str) -> RequestProblem {
@@ -142,6 +145,14 @@ fn opt_string(body: &Object, field: &'static str) -> Result<Option<String>, Requ
 fn parse(body: &[u8]) -> Result<HostedCheck, RequestProblem> {
     let value: Value =
         serde_json::from_slice(body).map_err(|e| RequestProblem::NotJson(e.to_string()))?;
+    // The guardrail and the agent may read different values of a repeated
+    // key: refused anywhere in the body, as on every transport.
+    if let Err(e) = std::str::from_utf8(body)
+        .map_err(|e| e.to_string())
+        .and_then(|t| palisade_engine::parse_json(t).map_err(|e| e.to_string()))
+    {
+        return Err(RequestProblem::Repeated(e));
+    }
     let Value::Object(body) = value else {
         return Err(RequestProblem::NotJson(
             "found another JSON value".to_owned(),

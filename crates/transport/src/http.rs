@@ -292,6 +292,15 @@ async fn autogen(
         Ok(x) => x,
         Err(r) => return *r,
     };
+    // A repeated key (in `args` or anywhere) is refused as on every transport.
+    if serde_json::from_slice::<serde::de::IgnoredAny>(&raw).is_ok() {
+        let repeated = std::str::from_utf8(&raw)
+            .map_err(|e| e.to_string())
+            .and_then(|t| palisade_engine::parse_json(t).map(drop).map_err(|e| e.to_string()));
+        if let Err(message) = repeated {
+            return error(StatusCode::BAD_REQUEST, "invalid_request", message);
+        }
+    }
     let de = &mut serde_json::Deserializer::from_slice(&raw);
     let evaluate: autogen::Evaluate = match serde_path_to_error::deserialize(de) {
         Ok(e) => e,

@@ -63,17 +63,91 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    // Messages pass through a screen that answers one with a repeated key
+    // itself, so the tools never see a message whose values depend on
+    // which parser reads it. Everything written out goes through one task,
+    // a whole line at a time.
+    let (to_server, server_in) = tokio::io::duplex(64 * 1024);
+    let (server_out, from_server) = tokio::io::duplex(64 * 1024);
+    let (lines_tx, mut lines_rx) = tokio::sync::mpsc::channel::<String>(64);
+    let writing = tokio::spawn(async move {
+        let mut writer = writer;
+        while let Some(line) = lines_rx.recv().await {
+            if writer.write_all(line.as_bytes()).await.is_err() || writer.flush().await.is_err() {
+                break;
+            }
+        }
+    });
+    let answers = lines_tx.clone();
+    let relaying = tokio::spawn(async move {
+        let mut lines = BufReader::new(from_server).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            if answers.send(format!("{line}\n")).await.is_err() {
+                break;
+            }
+        }
+    });
+    let screening = tokio::spawn(async move {
+        let mut to_server = to_server;
+        let mut lines = BufReader::new(reader).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            match refusal(&line) {
+                Some(Some(answer)) => {
+                    if lines_tx.send(format!("{answer}\n")).await.is_err() {
+                        break;
+                    }
+                }
+                // A notification with a repeated key is dropped: it gets no answer.
+                Some(None) => {}
+                None => {
+                    if to_server.write_all(line.as_bytes()).await.is_err()
+                        || to_server.write_all(b"\n").await.is_err()
+                    {
+                        break;
+                    }
+                }
+            }
+        }
+        // End of input: the server sees its input close.
+        let _ = to_server.shutdown().await;
+    });
     let running = Tools {
         access: Access::Local(service),
     }
-    .serve((reader, writer))
+    .serve((server_in, server_out))
     .await
     .map_err(|e| format!("MCP handshake failed: {e}"))?;
-    running
+    let stopped = running
         .waiting()
         .await
-        .map_err(|e| format!("the MCP server stopped: {e}"))?;
+        .map_err(|e| format!("the MCP server stopped: {e}"));
+    screening.abort();
+    let _ = relaying.await;
+    let _ = writing.await;
+    stopped?;
     Ok(())
+}
+
+/// The answer to a JSON-RPC message with a repeated key: `Some(Some(error
+/// response))` for a request, `Some(None)` for a notification (no answer),
+/// `None` when the message has no repeated key (or is not JSON: the server
+/// answers that itself).
+fn refusal(message: &str) -> Option<Option<String>> {
+    let value: Value = serde_json::from_str(message).ok()?;
+    let e = palisade_engine::parse_json(message).err()?;
+    let Some(id) = value.get("id").filter(|id| !id.is_null()) else {
+        return Some(None);
+    };
+    Some(Some(
+        json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "error": {"code": -32600, "message": format!("invalid request: {e}")},
+        })
+        .to_string(),
+    ))
 }
 
 /// The `/mcp` route: MCP streamable HTTP, stateless, behind the service's
@@ -111,6 +185,18 @@ async fn endpoint(State(service): State<Arc<Service>>, request: Request) -> Resp
             "the request body is over the service's limit (limits.max_body_bytes)",
         );
     };
+    // A message with a repeated key is answered here, before rmcp reads it.
+    if let Some(refused) = std::str::from_utf8(&bytes).ok().and_then(refusal) {
+        return match refused {
+            Some(answer) => (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "application/json")],
+                answer,
+            )
+                .into_response(),
+            None => StatusCode::ACCEPTED.into_response(),
+        };
+    }
     let mcp: StreamableHttpService<Tools, NeverSessionManager> = StreamableHttpService::new(
         || {
             Ok(Tools {

@@ -554,12 +554,13 @@ static PROGRAMS: &[Program] = &[
 ];
 
 /// What a command does to files: its operands, then its redirections.
-pub(crate) fn operands(cmd: &Command) -> Vec<Operand> {
+/// `words` are the command's words with every wrapper removed
+/// ([`Command::unwrapped`]).
+pub(crate) fn operands(cmd: &Command, words: &[String]) -> Vec<Operand> {
     let mut out = Vec::new();
-    let words = cmd.unwrapped();
     // Whether each word of the unwrapped command is changed by the shell.
     let offset = cmd.words.len().saturating_sub(words.len());
-    let same = cmd.words.get(offset..) == Some(words.as_slice());
+    let same = cmd.words.get(offset..) == Some(words);
     let dynamic = |k: usize, text: &str| {
         if same {
             cmd.dynamic.get(offset + k).copied().unwrap_or(false)
@@ -582,7 +583,7 @@ pub(crate) fn operands(cmd: &Command) -> Vec<Operand> {
         });
     };
     if let Some(first) = words.first() {
-        program_operands(basename(first), &words, &mut push);
+        program_operands(basename(first), words, &mut push);
     }
     for r in &cmd.redirects {
         if let Some(ops) = redirect_ops(r) {
@@ -1324,7 +1325,7 @@ mod tests {
     fn files(line: &str) -> Vec<String> {
         commands(line)
             .iter()
-            .flat_map(operands)
+            .flat_map(|c| operands(c, &c.unwrapped()))
             .map(|o| format!("{}:{}", o.text, o.ops.names().join("+")))
             .collect()
     }
@@ -1475,7 +1476,7 @@ mod tests {
     #[test]
     fn dynamic_words_are_marked() {
         let cmds = commands("cat .e* \"x*\" $f a/$g b");
-        let ops = operands(&cmds[0]);
+        let ops = operands(&cmds[0], &cmds[0].unwrapped());
         let dynamic: Vec<bool> = ops.iter().map(|o| o.dynamic).collect();
         assert_eq!(dynamic, [true, false, true, true, false]);
     }

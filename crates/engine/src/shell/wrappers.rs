@@ -544,6 +544,20 @@ pub(super) fn is_assignment_str(w: &str) -> bool {
     })
 }
 
+/// The command with every wrapper removed (the last stage of
+/// [`unwrap_chain`], without the stages before it).
+pub(super) fn unwrap_all(words: &[String]) -> Vec<String> {
+    let mut seq = Seq::new(words);
+    let bound = words.iter().map(|w| w.len() + 1).sum::<usize>();
+    for _ in 0..bound {
+        let Some(step) = unwrap_step(&seq) else {
+            break;
+        };
+        seq.apply(step);
+    }
+    seq.to_vec()
+}
+
 /// The command as written, after each of the first [`MAX_STAGE_VIEWS`]
 /// wrapper removals, and with every wrapper removed.
 pub(super) fn unwrap_chain(words: &[String]) -> Vec<Vec<String>> {
