@@ -78,7 +78,7 @@ fn redact_json(
             if let Some(slot) = root.pointer_mut(relative) {
                 let text = match slot {
                     Value::String(s) => s.clone(),
-                    Value::Number(n) => n.to_string(),
+                    Value::Number(n) => super::strings::number_text(n),
                     _ => return,
                 };
                 *slot = Value::String(redact_text(&text, &mut spans));

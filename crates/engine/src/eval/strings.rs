@@ -80,11 +80,35 @@ const ATTRS: Kinds = Kinds {
     number: FieldKind::Attribute,
 };
 
+/// The text a JSON number is scanned as: its digits when it is a whole
+/// number, however written (`4.453371995239703e15` and `4453371995239703.0`
+/// are `4453371995239703`, so a card number sent as a float is still seen),
+/// else as serde_json prints it. Floats are whole-valued up to 2^53 exactly;
+/// beyond that the digits would be invented, so they stay as printed.
+pub(crate) fn number_text(n: &serde_json::Number) -> String {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if n.is_f64()
+        && let Some(f) = n.as_f64()
+        && f.is_finite()
+        && f.fract() == 0.0
+        && f.abs() <= EXACT
+    {
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "whole and within 2^53: the cast is exact"
+        )]
+        let i = f as i64;
+        // `-0.0` is `0`.
+        return i.to_string();
+    }
+    n.to_string()
+}
+
 fn walk(value: &Value, ptr: &mut String, kinds: Kinds, f: &mut impl FnMut(&str, FieldKind, &str)) {
     match value {
         Value::String(s) => f(ptr, kinds.string, s),
         Value::Number(n) => {
-            let text = n.to_string();
+            let text = number_text(n);
             f(ptr, kinds.number, &text);
         }
         Value::Array(items) => {
