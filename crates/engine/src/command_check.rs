@@ -84,7 +84,7 @@ impl CommandCheck {
         for (ptr, line) in shell_lines(request, stage, &self.tools) {
             let parsed = parsed(&line);
             let commands = &parsed.commands;
-            let matched = self.patterns.matches_commands(&commands);
+            let matched = self.patterns.matches_commands(commands);
             if let Some(&i) = matched.first() {
                 let mut why = match &self.descriptions {
                     Some(d) => d.get(i).map(|s| (*s).to_owned()),
