@@ -20,6 +20,12 @@
 //!                        garbage     one text item that is not JSON
 //!                        exit        the process exits with code 3, no answer
 //!                        slow:<ms>   sleep <ms> milliseconds, then as structured
+//!                        wrapped     the verdict JSON as a string under `result`
+//!                                    (structured) and as the text, the way a
+//!                                    server returning a string from its tool does
+//!                        synonyms    `deny` and `safe` for block and allow
+//!                        noverdict   `{"result": "ok"}`, no verdict at all
+//!                        unknown     `{"verdict": "maybe"}`
 //!   --count-file PATH  append one line per `screen` call (the content received,
 //!                      with `\` and line breaks escaped) before answering
 //! ```
@@ -49,7 +55,7 @@ use serde_json::{Value, json};
 /// Exit code of `--mode exit`, distinct from argument errors (2).
 const EXIT_MODE_CODE: i32 = 3;
 
-const USAGE: &str = "usage: mcp_guard [--stdio | --http ADDR] [--mode structured|text|error|garbage|exit|slow:<ms>] [--count-file PATH]";
+const USAGE: &str = "usage: mcp_guard [--stdio | --http ADDR] [--mode structured|text|error|garbage|exit|slow:<ms>|wrapped|synonyms|noverdict|unknown] [--count-file PATH]";
 
 /// How `screen` answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +66,10 @@ enum Mode {
     Garbage,
     Exit,
     Slow(Duration),
+    Wrapped,
+    Synonyms,
+    NoVerdict,
+    Unknown,
 }
 
 impl Mode {
@@ -70,6 +80,10 @@ impl Mode {
             "error" => Ok(Mode::Error),
             "garbage" => Ok(Mode::Garbage),
             "exit" => Ok(Mode::Exit),
+            "wrapped" => Ok(Mode::Wrapped),
+            "synonyms" => Ok(Mode::Synonyms),
+            "noverdict" => Ok(Mode::NoVerdict),
+            "unknown" => Ok(Mode::Unknown),
             _ => match s.strip_prefix("slow:").map(str::parse::<u64>) {
                 Some(Ok(ms)) => Ok(Mode::Slow(Duration::from_millis(ms))),
                 _ => Err(format!("unknown mode `{s}`")),
@@ -184,6 +198,22 @@ impl Guard {
                 tokio::time::sleep(delay).await;
                 CallToolResult::structured(verdict)
             }
+            Mode::Wrapped => {
+                let text = verdict.to_string();
+                let mut result = CallToolResult::structured(json!({"result": text}));
+                result.content = vec![ContentBlock::text(text)];
+                result
+            }
+            Mode::Synonyms => {
+                let word = if args.content.contains("BLOCKME") {
+                    "deny"
+                } else {
+                    "safe"
+                };
+                CallToolResult::structured(json!({"verdict": word}))
+            }
+            Mode::NoVerdict => CallToolResult::structured(json!({"result": "ok"})),
+            Mode::Unknown => CallToolResult::structured(json!({"verdict": "maybe"})),
         })
     }
 

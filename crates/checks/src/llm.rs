@@ -3,8 +3,10 @@
 //!
 //! The judge is asked for one JSON line, `{"verdict":"allow"}` or
 //! `{"verdict":"block","reason":"…"}`; moderation for
-//! `{"scores":{"<category>":0-100,…}}`. The first `{…}` fragment of the
-//! reply is parsed, so a model that wraps its answer in prose still works.
+//! `{"scores":{"<category>":0-100,…}}`. The JSON objects in the reply are
+//! parsed, so a model that wraps its answer in prose still works; a judge's
+//! reply without a recognisable verdict (none, an unknown word, verdicts
+//! that disagree) is unparsable — a failed call, never a pass.
 //! There are no retries: a call either answers within its time or fails,
 //! and the check fails open or closed by its `on_error`.
 
@@ -198,9 +200,14 @@ pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
 /// The first balanced `{…}` fragment of a text (braces inside JSON strings
 /// are skipped), parsed as JSON.
 pub fn first_json_object(text: &str) -> Option<Value> {
+    next_json_object(text, 0).map(|(v, _)| v)
+}
+
+/// The first JSON object starting at or after byte `from`, and the byte
+/// after it.
+fn next_json_object(text: &str, mut from: usize) -> Option<(Value, usize)> {
     let bytes = text.as_bytes();
-    let mut from = 0;
-    while let Some(offset) = text[from..].find('{') {
+    while let Some(offset) = text.get(from..)?.find('{') {
         let start = from + offset;
         let mut depth = 0usize;
         let mut in_string = false;
@@ -224,7 +231,7 @@ pub fn first_json_object(text: &str) -> Option<Value> {
                         if let Ok(v) = serde_json::from_str::<Value>(&text[start..=i])
                             && v.is_object()
                         {
-                            return Some(v);
+                            return Some((v, i + 1));
                         }
                         break;
                     }
@@ -237,28 +244,140 @@ pub fn first_json_object(text: &str) -> Option<Value> {
     None
 }
 
-/// A judge's or MCP guardrail's verdict: `block` is a hit (with its
-/// reason), anything else is a pass; a reply without a JSON object is
-/// unparsable.
+/// Verdict words, case-insensitively: those that block.
+pub const BLOCK_VERDICTS: &[&str] = &["block", "deny", "reject", "unsafe"];
+/// Verdict words, case-insensitively: those that allow.
+pub const ALLOW_VERDICTS: &[&str] = &["allow", "safe", "pass"];
+
+/// How deep a verdict is looked for inside the reply's objects, and inside
+/// strings holding JSON.
+const MAX_VERDICT_DEPTH: usize = 4;
+
+/// A judge's or MCP guardrail's verdict, from a text reply: every JSON
+/// object in the text is read ([`verdict_in`]). A reply without a
+/// recognisable verdict is unparsable: the check's `on_error` decides, as
+/// for a timeout — never a silent allow.
 pub fn parse_verdict(reply: &str) -> Result<AsyncOutcome, CallError> {
-    let Some(v) = first_json_object(reply) else {
-        return Err(CallError::Unparsable(
-            "no JSON object in the reply".to_owned(),
-        ));
-    };
-    Ok(verdict_of(&v))
+    let objects = json_objects(reply);
+    if objects.is_empty() {
+        return Err(CallError::Unparsable(format!(
+            "no JSON object in the reply ({})",
+            shown(reply)
+        )));
+    }
+    verdict_in(&objects, reply)
 }
 
-/// The outcome a verdict object gives.
-pub fn verdict_of(v: &Value) -> AsyncOutcome {
-    match v.get("verdict").and_then(Value::as_str) {
-        Some(verdict) if verdict.eq_ignore_ascii_case("block") => AsyncOutcome::Hit {
-            reason: v
-                .get("reason")
-                .and_then(Value::as_str)
-                .map(|r| truncate(r, 500).to_owned()),
-        },
-        _ => AsyncOutcome::Pass,
+/// The outcome a verdict object gives ([`verdict_in`] with one value).
+pub fn verdict_of(v: &Value) -> Result<AsyncOutcome, CallError> {
+    verdict_in(std::slice::from_ref(v), &v.to_string())
+}
+
+/// The verdict the values hold: a `verdict` member (`block`, `deny`,
+/// `reject`, `unsafe` block; `allow`, `safe`, `pass` allow; in any case),
+/// looked for in each value and, where a value has none, in the objects
+/// and JSON strings inside it (`{"result": "{\"verdict\":\"block\"}"}`,
+/// as an MCP server that returns a string sends it). Every verdict found
+/// must agree; none, an unknown word, or both kinds is unparsable. `shown`
+/// is what the reply was, for the error.
+pub fn verdict_in(values: &[Value], shown_as: &str) -> Result<AsyncOutcome, CallError> {
+    let mut found: Vec<(bool, Option<String>)> = Vec::new();
+    for v in values {
+        collect_verdicts(v, 0, &mut found)?;
+    }
+    let Some((block, _)) = found.first().cloned() else {
+        return Err(CallError::Unparsable(format!(
+            "no `verdict` in the reply ({})",
+            shown(shown_as)
+        )));
+    };
+    if found.iter().any(|(b, _)| *b != block) {
+        return Err(CallError::Unparsable(format!(
+            "the reply holds both an allow and a block verdict ({})",
+            shown(shown_as)
+        )));
+    }
+    if !block {
+        return Ok(AsyncOutcome::Pass);
+    }
+    Ok(AsyncOutcome::Hit {
+        reason: found.into_iter().find_map(|(_, reason)| reason),
+    })
+}
+
+/// Adds the verdicts of `v` to `found`: its own `verdict` member, else those
+/// of the values inside it.
+fn collect_verdicts(
+    v: &Value,
+    depth: usize,
+    found: &mut Vec<(bool, Option<String>)>,
+) -> Result<(), CallError> {
+    if depth > MAX_VERDICT_DEPTH {
+        return Ok(());
+    }
+    match v {
+        Value::Object(members) => {
+            if let Some(verdict) = members.get("verdict") {
+                let word = verdict.as_str().map(str::trim).unwrap_or_default();
+                let block = if BLOCK_VERDICTS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+                    true
+                } else if ALLOW_VERDICTS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+                    false
+                } else {
+                    return Err(CallError::Unparsable(format!(
+                        "unknown verdict {}; expected one of {} (block) or {} (allow)",
+                        shown(&verdict.to_string()),
+                        BLOCK_VERDICTS.join(", "),
+                        ALLOW_VERDICTS.join(", ")
+                    )));
+                };
+                let reason = members
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .map(|r| truncate(r, 500).to_owned());
+                found.push((block, reason));
+                return Ok(());
+            }
+            for item in members.values() {
+                collect_verdicts(item, depth + 1, found)?;
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                collect_verdicts(item, depth + 1, found)?;
+            }
+        }
+        Value::String(text) if text.contains("verdict") => {
+            for object in json_objects(text) {
+                collect_verdicts(&object, depth + 1, found)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Every JSON object in a text, in order (at most 16), skipping text and
+/// malformed fragments around them.
+pub fn json_objects(text: &str) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while out.len() < 16
+        && let Some((v, end)) = next_json_object(text, from)
+    {
+        out.push(v);
+        from = end;
+    }
+    out
+}
+
+/// The text of a reply in an error: at most 200 bytes of it.
+fn shown(text: &str) -> String {
+    let t = truncate(text.trim(), 200);
+    if t.len() < text.trim().len() {
+        format!("`{t}…`")
+    } else {
+        format!("`{t}`")
     }
 }
 
@@ -345,14 +464,48 @@ mod tests {
             parse_verdict(r#"{"verdict":"allow"}"#),
             Ok(AsyncOutcome::Pass)
         );
-        assert_eq!(
+        assert!(matches!(
             parse_verdict(r#"{"verdict":"maybe"}"#),
-            Ok(AsyncOutcome::Pass)
-        );
+            Err(CallError::Unparsable(m)) if m.contains("unknown verdict")
+        ));
         assert!(matches!(
             parse_verdict("I cannot answer"),
             Err(CallError::Unparsable(_))
         ));
+    }
+
+    /// Every case of `tests/data/verdicts.txt`.
+    pub(crate) fn verdict_cases() -> Vec<(String, String)> {
+        include_str!("../tests/data/verdicts.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                let (want, reply) = l.split_once('\t').expect("outcome, tab, reply");
+                (want.to_owned(), reply.replace("\\n", "\n"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_spelling_of_a_verdict() {
+        let cases = verdict_cases();
+        assert!(cases.len() > 30);
+        for (want, reply) in cases {
+            let got = match parse_verdict(&reply) {
+                Ok(AsyncOutcome::Hit { .. }) => "block",
+                Ok(AsyncOutcome::Pass) => "allow",
+                Err(CallError::Unparsable(_)) => "unparsable",
+                other => panic!("{reply}: {other:?}"),
+            };
+            assert_eq!(got, want, "{reply}");
+        }
+        // The reason of the blocking verdict is kept.
+        assert_eq!(
+            parse_verdict(r#"{"result": "{\"verdict\":\"deny\",\"reason\":\"r\"}"}"#),
+            Ok(AsyncOutcome::Hit {
+                reason: Some("r".into())
+            })
+        );
     }
 
     #[test]

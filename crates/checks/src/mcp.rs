@@ -1,6 +1,8 @@
 //! `mcp` checks: a guardrail tool on an MCP server, called with
 //! `{"stage", "tool", "content"}`; its result (structured content, or text
-//! holding JSON) carries `{"verdict":"allow"|"block","reason"?}` (SPEC §5).
+//! holding JSON) carries `{"verdict":"allow"|"block","reason"?}` (SPEC §5),
+//! read as a judge's reply is (synonyms, wrapped verdicts, and no silent
+//! pass for a result without one).
 //!
 //! A stdio server is started on first use and reused by every later call
 //! (concurrent calls share the session); when it dies it is started again
@@ -21,7 +23,7 @@ use serde_json::{Map, Value};
 use tokio::sync::Mutex;
 
 use crate::config::McpServerConfig;
-use crate::llm::{CallError, parse_verdict, verdict_of};
+use crate::llm::{CallError, json_objects, verdict_in};
 
 type Session = RunningService<RoleClient, ()>;
 
@@ -171,8 +173,10 @@ impl McpServer {
     }
 }
 
-/// The verdict in a tool result: structured content first, else the first
-/// text item holding JSON; a tool error is a failed call.
+/// The verdict in a tool result: in its structured content and in the JSON
+/// its text items hold (servers send both, or one), all of which must
+/// agree ([`crate::llm::verdict_in`]); a tool error is a failed call, and a
+/// result without a recognisable verdict is unparsable.
 fn read_verdict(result: &CallToolResult) -> Result<AsyncOutcome, CallError> {
     let text: Vec<&str> = result
         .content
@@ -186,17 +190,16 @@ fn read_verdict(result: &CallToolResult) -> Result<AsyncOutcome, CallError> {
             crate::llm::truncate(message, 300)
         )));
     }
-    if let Some(v) = &result.structured_content
-        && v.is_object()
-    {
-        return Ok(verdict_of(v));
+    let mut values: Vec<Value> = Vec::new();
+    if let Some(v) = &result.structured_content {
+        values.push(v.clone());
     }
     for t in &text {
-        if let Ok(outcome) = parse_verdict(t) {
-            return Ok(outcome);
-        }
+        values.extend(json_objects(t));
     }
-    Err(CallError::Unparsable(
-        "the tool result holds no verdict object".to_owned(),
-    ))
+    let shown: String = match &result.structured_content {
+        Some(v) => v.to_string(),
+        None => text.join(" "),
+    };
+    verdict_in(&values, &shown)
 }

@@ -100,6 +100,52 @@ async fn the_judge_blocks_and_allows() {
     assert!(user.contains(r#"{"path":"/tmp/x"}"#), "{user}");
 }
 
+/// Every reply of `tests/data/verdicts.txt`, from a real chat-completions
+/// server: a block verdict blocks, an allow verdict allows, and anything
+/// else is a failed call that `on_error` decides — never a silent allow.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_spelling_of_a_judge_verdict() {
+    let cases: Vec<(String, String)> = include_str!("data/verdicts.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (want, reply) = l.split_once('\t').unwrap();
+            (want.to_owned(), reply.replace("\\n", "\n"))
+        })
+        .collect();
+    let server = LlmServer::start(Behavior::Garbage);
+    let open = guard(JUDGE_POLICY, &llm_config(&server.url(), ""));
+    let closed = guard(STRICT_JUDGE_POLICY, &llm_config(&server.url(), ""));
+    for (want, reply) in cases {
+        server.set_behavior(Behavior::Reply(reply.clone()));
+        let d = open.check(&CheckRequest::input("hello")).await.unwrap();
+        let strict = closed.check(&CheckRequest::input("hello")).await.unwrap();
+        match want.as_str() {
+            "block" => {
+                for d in [&d, &strict] {
+                    assert_eq!(d.decision, DecisionKind::Block, "{reply}: {d:#?}");
+                    assert_eq!(
+                        d.reason_code.as_deref(),
+                        Some("guardrail.llm_judge"),
+                        "{reply}"
+                    );
+                }
+            }
+            "allow" => {
+                for d in [&d, &strict] {
+                    assert_eq!(d.decision, DecisionKind::Allow, "{reply}: {d:#?}");
+                    assert!(d.warnings.is_empty(), "{reply}: {d:#?}");
+                }
+            }
+            _ => {
+                let m = fail_open_message(&d, "judge");
+                assert!(m.contains("unparsable reply"), "{reply}: {m}");
+                assert_failed_closed(&strict, "judge", "unparsable reply");
+            }
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_failure_fails_open_by_default_and_closed_on_request() {
     let cases: Vec<(Behavior, &str)> = vec![
@@ -538,4 +584,60 @@ async fn a_fail_closed_check_over_the_cap_blocks() {
         .unwrap();
     assert_eq!(server.requests(), 4);
     assert_failed_closed(&d, "strict", "was not run and fails closed");
+}
+
+/// MCP guardrails that answer in other shapes, over stdio and over HTTP: a
+/// verdict wrapped in a string (what a server whose tool returns a string
+/// sends), synonyms, no verdict, an unknown verdict. The first two decide;
+/// the others are unparsable, which `on_error` decides — never an allow.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_verdicts_in_other_shapes() {
+    let exe = support::mcp_guard_exe();
+    let mut servers = Vec::new();
+    let mut config = String::from("mcp_servers:\n");
+    for mode in ["wrapped", "synonyms", "noverdict", "unknown"] {
+        config.push_str(&format!(
+            "  {mode}-stdio: {{ command: '{e}', args: [--stdio, --mode, {mode}] }}\n",
+            e = exe.display()
+        ));
+        let (child, url) = support::start_mcp_http(mode, None).await;
+        servers.push(child);
+        config.push_str(&format!("  {mode}-http: {{ url: '{url}' }}\n"));
+    }
+    let check = |server: &str, on_error: &str| {
+        format!(
+            "checks:\n  - {{ id: remote, stage: [input, tool_use], type: mcp, server: {server}, tool: screen, on_error: {on_error} }}\n"
+        )
+    };
+    for transport in ["stdio", "http"] {
+        for mode in ["wrapped", "synonyms"] {
+            let server = format!("{mode}-{transport}");
+            for on_error in ["allow", "block"] {
+                let g = guard(&check(&server, on_error), &config);
+                let d = g.check(&CheckRequest::input("BLOCKME now")).await.unwrap();
+                assert_eq!(d.decision, DecisionKind::Block, "{server}: {d:#?}");
+                assert_eq!(d.reason_code.as_deref(), Some("guardrail.mcp"), "{server}");
+                let d = g.check(&CheckRequest::input("hello")).await.unwrap();
+                assert_eq!(d.decision, DecisionKind::Allow, "{server}: {d:#?}");
+                assert!(d.warnings.is_empty(), "{server}: {d:#?}");
+            }
+        }
+        for (mode, cause) in [
+            ("noverdict", "no `verdict`"),
+            ("unknown", "unknown verdict"),
+        ] {
+            let server = format!("{mode}-{transport}");
+            let open = guard(&check(&server, "allow"), &config);
+            let d = open
+                .check(&CheckRequest::input("BLOCKME now"))
+                .await
+                .unwrap();
+            let m = fail_open_message(&d, "remote");
+            assert!(m.contains(cause), "{server}: {m}");
+            let closed = guard(&check(&server, "block"), &config);
+            let d = closed.check(&CheckRequest::input("hello")).await.unwrap();
+            assert_failed_closed(&d, "remote", cause);
+        }
+    }
+    drop(servers);
 }

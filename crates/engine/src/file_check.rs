@@ -209,7 +209,8 @@ impl FileCheck {
         for (ptr, line) in shell_lines(request, stage, &self.shell) {
             let parsed = shell::parsed(&line);
             let (commands, assigned) = (&parsed.commands, &parsed.vars);
-            let unwrapped: Vec<Vec<String>> = commands.iter().map(shell::Command::unwrapped).collect();
+            let unwrapped: Vec<Vec<String>> =
+                commands.iter().map(shell::Command::unwrapped).collect();
             let vars = Vars::new(assigned, &unwrapped);
             // Directories the line changes to: a relative file after a `cd`
             // may be under any of them (or under `cwd`, in a subshell).

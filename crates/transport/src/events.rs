@@ -105,7 +105,10 @@ async fn decide(guard: &Guard, line: &str) -> Result<String, String> {
     if value.is_some()
         && let Err(e) = palisade_engine::parse_json(line)
     {
-        let data = value.as_ref().and_then(|v| v.get("data")).or(value.as_ref());
+        let data = value
+            .as_ref()
+            .and_then(|v| v.get("data"))
+            .or(value.as_ref());
         let id = request_id_of(data).unwrap_or_else(new_id);
         return Ok(answer(&error_decision(id, &e)));
     }

@@ -296,7 +296,11 @@ async fn autogen(
     if serde_json::from_slice::<serde::de::IgnoredAny>(&raw).is_ok() {
         let repeated = std::str::from_utf8(&raw)
             .map_err(|e| e.to_string())
-            .and_then(|t| palisade_engine::parse_json(t).map(drop).map_err(|e| e.to_string()));
+            .and_then(|t| {
+                palisade_engine::parse_json(t)
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            });
         if let Err(message) = repeated {
             return error(StatusCode::BAD_REQUEST, "invalid_request", message);
         }

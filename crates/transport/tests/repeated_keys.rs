@@ -275,6 +275,9 @@ async fn mcp_over_stdio_refuses_a_repeated_key() {
     assert!(v["result"].is_object(), "{v}");
     drop(client_write);
     drop(lines);
-    let served = tokio::time::timeout(TIMEOUT, server).await.unwrap().unwrap();
+    let served = tokio::time::timeout(TIMEOUT, server)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(served, Ok(()));
 }

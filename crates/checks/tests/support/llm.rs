@@ -34,6 +34,8 @@ pub enum Behavior {
     Status429,
     /// Sleeps (tokio time) for the duration, then answers like [`Behavior::Judge`].
     Slow(Duration),
+    /// 200 with exactly this assistant content, whatever was asked.
+    Reply(String),
 }
 
 /// The content [`Behavior::Judge`] replies with for an allowed message.
@@ -205,7 +207,12 @@ async fn chat_completions(
 
     let behavior = shared.behavior.lock().expect("behavior lock").clone();
     let user = user_text(&request);
+    let reply: String;
     let content = match behavior {
+        Behavior::Reply(text) => {
+            reply = text;
+            reply.as_str()
+        }
         Behavior::Judge => judge(&user),
         Behavior::Slow(delay) => {
             tokio::time::sleep(delay).await;
