@@ -60,6 +60,11 @@ pub struct ServiceConfig {
     /// Request limits of the HTTP service.
     #[serde(default)]
     pub limits: Limits,
+    /// Refuse requests with members protocol v1 does not define (by
+    /// default they are allowed and reported as `request.unknown_field`
+    /// warnings).
+    #[serde(default)]
+    pub strict_requests: bool,
 }
 
 /// One tenant.

@@ -56,6 +56,8 @@ pub struct Guard {
     mcp: McpServers,
     budgets: Budgets,
     audit: Option<Arc<dyn AuditSink>>,
+    /// `strict_requests`: unknown members make a request invalid.
+    strict: bool,
 }
 
 impl std::fmt::Debug for Guard {
@@ -90,7 +92,28 @@ impl Guard {
             mcp: McpServers::new(&config.mcp_servers),
             budgets: config.budgets.clone(),
             audit: None,
+            strict: config.strict_requests,
         })
+    }
+
+    /// With `strict_requests`, a request with members protocol v1 does not
+    /// define is invalid: every such member is named.
+    fn refuse_unknown(&self, request: &CheckRequest) -> Result<(), RequestError> {
+        if !self.strict || request.unknown_fields.is_empty() {
+            return Ok(());
+        }
+        Err(RequestError::Invalid(
+            request
+                .unknown_fields
+                .iter()
+                .map(|p| {
+                    palisade_protocol::Problem {
+                        pointer: p.clone(),
+                        message: "unknown member: protocol v1 does not define it, and this service refuses such members (strict_requests: true); fix its name, or put the data in `context`".to_owned(),
+                    }
+                })
+                .collect(),
+        ))
     }
 
     /// Writes every decision to `sink` before answering it.
@@ -124,6 +147,7 @@ impl Guard {
         tenant: Option<&str>,
         request: &CheckRequest,
     ) -> Result<Decision, GuardError> {
+        self.refuse_unknown(request)?;
         let evaluation = self.engine.begin(request)?;
         let pending = evaluation.pending().to_vec();
         let outcomes = if pending.is_empty() {
@@ -342,6 +366,7 @@ impl Guard {
         tenant: Option<&str>,
         request: &CheckRequest,
     ) -> Result<GuardStream<'_>, RequestError> {
+        self.refuse_unknown(request)?;
         Ok(GuardStream {
             guard: self,
             tenant: tenant.map(str::to_owned),

@@ -154,6 +154,24 @@ fn cases() -> Vec<Value> {
 mod check {
     use super::*;
 
+    /// The seed's empty config: a policy without `checks` is valid and
+    /// allows everything, saying that nothing looked at the request.
+    #[test]
+    fn an_empty_policy_allows_and_says_nothing_looked() {
+        let dir = TempDir::new("an_empty_policy_allows_and_says_nothing_looked");
+        for (name, text) in [("empty.json", "{}"), ("empty.yaml", "mode: active\n")] {
+            let policy = dir.write(name, text);
+            palisade(&["validate", arg(&policy)]).run().code(0);
+            let run = palisade(&["check", "--policy", arg(&policy), "--jsonl"])
+                .stdin(r#"{"tool": {"name": "bash", "arguments": {"command": "rm -rf /"}}}"#)
+                .run();
+            run.code(0);
+            let d: Value = serde_json::from_str(run.stdout_text().trim()).unwrap();
+            assert_eq!(d["decision"], "allow", "{name}: {d}");
+            assert_eq!(d["reasonCode"], "request.unchecked", "{name}: {d}");
+        }
+    }
+
     #[test]
     fn cases_from_stdin_without_request_flag() {
         for case in cases() {

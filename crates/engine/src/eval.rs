@@ -1,6 +1,7 @@
 //! Evaluation of one request: the strings its stage scans, the hits, the
 //! decision algebra and the decision.
 
+mod notes;
 mod redact;
 mod strings;
 
@@ -363,6 +364,7 @@ pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluatio
     structural(engine, request, stage, &active, &mut rec.hits, &mut fields);
     hide_matched_keys(engine, request, &rec.hits, &mut fields);
     let mut decision = build(engine, request, stage, &rec.hits, &fields, &[]);
+    add_notes(request, stage, evaluated, &mut decision);
     decision.evaluated = Some(evaluated);
     decision.evaluated_at = Some(crate::clock::rfc3339(SystemTime::now()));
     decision.duration_us = Some(started.elapsed().as_micros() as u64);
@@ -403,6 +405,12 @@ pub(crate) fn finish(
         &evaluation.fields,
         outcomes,
     );
+    add_notes(
+        request,
+        evaluation.stage,
+        evaluation.evaluated,
+        &mut decision,
+    );
     decision.request_id = evaluation.decision.request_id;
     decision.evaluated = Some(evaluation.evaluated);
     decision.evaluated_at = evaluation.decision.evaluated_at;
@@ -427,6 +435,12 @@ pub(crate) fn evaluate(engine: &Engine, request: &CheckRequest) -> Result<Decisi
         })
         .collect();
     Ok(finish(engine, request, evaluation, &outcomes))
+}
+
+/// What the decision says about the request itself ([`notes`]).
+fn add_notes(request: &CheckRequest, stage: Stage, evaluated: u32, decision: &mut Decision) {
+    decision.warnings.extend(notes::unknown_fields(request));
+    notes::unchecked(request, stage, evaluated, decision);
 }
 
 /// The cause of an async check's failure when nothing can call its service.

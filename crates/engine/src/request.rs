@@ -33,10 +33,44 @@ pub fn parse_request(text: &str) -> Result<CheckRequest, RequestError> {
         }
         Some(_) => {}
     }
-    // The fast path; the slower path-tracking parse only runs to explain an error.
-    let request = serde_json::from_str(text).map_err(|_| explain(text))?;
+    // The fast path; the slower path-tracking parse only runs to explain an
+    // error. Members the protocol does not define are noted on the way.
+    let mut unknown = Vec::new();
+    let mut de = serde_json::Deserializer::from_str(text);
+    let mut request: CheckRequest = serde_ignored::deserialize(&mut de, |path| {
+        if unknown.len() < MAX_UNKNOWN_FIELDS {
+            unknown.push(ignored_pointer(&path));
+        }
+    })
+    .and_then(|r| de.end().map(|()| r))
+    .map_err(|_| explain(text))?;
     refuse_repeated_keys(text)?;
+    request.unknown_fields = unknown;
     Ok(request)
+}
+
+/// How many unknown members one request reports (the first ones read).
+pub(crate) const MAX_UNKNOWN_FIELDS: usize = 32;
+
+/// The JSON pointer of a member serde skipped.
+fn ignored_pointer(path: &serde_ignored::Path<'_>) -> String {
+    use serde_ignored::Path;
+    match path {
+        Path::Root => String::new(),
+        Path::Seq { parent, index } => {
+            let mut p = ignored_pointer(parent);
+            pointer::push_index(&mut p, *index);
+            p
+        }
+        Path::Map { parent, key } => {
+            let mut p = ignored_pointer(parent);
+            pointer::push(&mut p, key);
+            p
+        }
+        Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => ignored_pointer(parent),
+    }
 }
 
 /// Parses free-form JSON (such as tool arguments given on a command line),

@@ -79,6 +79,15 @@ pub struct CheckRequest {
         deserialize_with = "crate::object::option"
     )]
     pub options: Option<Options>,
+    /// Members of the request's JSON that protocol v1 does not define, as
+    /// JSON pointers (`/tool/argumens`), in the order read. Filled when the
+    /// request is read from text (`palisade_engine::parse_request`); never
+    /// written out. Free-form members (`context`, `tool.arguments`,
+    /// `tool.output`, `action.attributes`, target `metadata`) hold anything
+    /// and are not listed.
+    #[serde(skip)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub unknown_fields: Vec<String>,
 }
 
 /// The agent on whose behalf a check is made. All fields are optional.

@@ -187,6 +187,17 @@ pub(crate) fn invariants(mode: Mode, request: &Value, decision: &Decision) -> Ve
         broken.push("decision `ask` on a request that is not interactive".to_owned());
     }
     for f in decision.findings() {
+        // Findings about the request itself (`request.unknown_field`) come
+        // from no check.
+        if f.check_type == "request" {
+            if f.check_id != "palisade/request" || !f.reason_code.starts_with("request.") {
+                broken.push(format!(
+                    "a request finding is `{}` / `{}`",
+                    f.check_id, f.reason_code
+                ));
+            }
+            continue;
+        }
         if f.reason_code != format!("guardrail.{}", f.check_type) {
             broken.push(format!(
                 "finding `{}` has reasonCode `{}`",

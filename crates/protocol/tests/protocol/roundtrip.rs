@@ -165,6 +165,7 @@ fn request() -> impl Strategy<Value = CheckRequest> {
                 context,
                 checks,
                 options,
+                unknown_fields: Vec::new(),
             },
         )
 }
