@@ -4,6 +4,7 @@
 mod notes;
 mod redact;
 mod strings;
+mod view;
 
 use std::time::{Instant, SystemTime};
 
@@ -336,6 +337,23 @@ pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluatio
             rec.all_spans = kind.is_key();
             let before = rec.hits.len();
             matcher.scan(text, &mut rec);
+            // Text that is not ASCII is matched a second time in its
+            // normalised view; hits are reported at the original's spans.
+            if let Some(view) = view::View::of(text) {
+                let mut second = Recorder::new(&active, &need_all);
+                second.field = rec.field;
+                second.all_spans = rec.all_spans;
+                matcher.scan(&view.text, &mut second);
+                for h in second.hits {
+                    let (start, end) = view.original(h.start, h.end);
+                    let seen = rec.hits[before..]
+                        .iter()
+                        .any(|k| k.check == h.check && k.start == start && k.end == end);
+                    if !seen {
+                        rec.hit(h.check, start, end, h.label);
+                    }
+                }
+            }
             if rec.hits.len() > before {
                 fields.push(Field::new(ptr, kind));
             }

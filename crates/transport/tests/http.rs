@@ -440,6 +440,29 @@ async fn a_streamed_answer_gets_interim_and_final_decisions() {
     assert_eq!(lines[1]["decision"], "allow");
     assert_eq!(lines[1]["requestId"], "s1");
 
+    // A word hidden by a zero-width space and fullwidth letters, split over
+    // deltas: the final decision, on the normalised whole, blocks.
+    let lines = post(ndjson(&["this is ｆｏｒ", "\u{200b}bidden", " text"])).await;
+    let last = lines.last().unwrap();
+    assert_eq!(last["final"], true, "{lines:#?}");
+    assert_eq!(last["decision"], "block", "{lines:#?}");
+    assert_eq!(last["violations"][0]["checkId"], "word");
+    let (status, d) = server
+        .check(
+            &json!({"stage": "output", "content": "fоr\u{00ad}bidden"}),
+            &[],
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(d["decision"], "block", "Cyrillic о and a soft hyphen: {d}");
+    let (_, d) = server
+        .check(
+            &json!({"stage": "output", "content": "Grüße, déjà vu, 日本語 😀"}),
+            &[],
+        )
+        .await;
+    assert_eq!(d["decision"], "allow", "{d}");
+
     // A block split over two deltas ends the response.
     let lines = post(ndjson(&["this is forb", "idden", " and more", " text"])).await;
     assert_eq!(lines.first().unwrap()["decision"], "block", "{lines:#?}");

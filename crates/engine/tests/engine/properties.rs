@@ -178,7 +178,15 @@ proptest! {
         let mut expected: Vec<String> = whole.findings().map(|f| f.check_id.clone()).collect();
         expected.sort();
         expected.dedup();
-        prop_assert_eq!(streamed, expected);
+        if text.is_ascii() {
+            prop_assert_eq!(streamed, expected);
+        } else {
+            // Interim updates match the text as written; the normalised
+            // view of text that is not ASCII is matched at `finish`.
+            for id in &streamed {
+                prop_assert!(expected.contains(id), "{:?} reported but not in the whole text", id);
+            }
+        }
     }
 
     /// Without a final newline, a match at the very end may only be known at
@@ -217,8 +225,14 @@ proptest! {
                 first_block = Some(update);
             }
         }
-        prop_assert_eq!(stream.is_blocked(), whole.decision == DecisionKind::Block);
-        prop_assert_eq!(first_block.is_some(), whole.decision == DecisionKind::Block);
+        if text.is_ascii() {
+            prop_assert_eq!(stream.is_blocked(), whole.decision == DecisionKind::Block);
+            prop_assert_eq!(first_block.is_some(), whole.decision == DecisionKind::Block);
+        } else if stream.is_blocked() {
+            // Never blocked early on what the whole text does not block;
+            // a word found only in the normalised view blocks at `finish`.
+            prop_assert_eq!(whole.decision, DecisionKind::Block);
+        }
         let last = stream.finish();
         prop_assert_eq!(last.decision, whole.decision);
     }
