@@ -339,13 +339,16 @@ pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluatio
             matcher.scan(text, &mut rec);
             // Text that is not ASCII is matched a second time in its
             // normalised view; hits are reported at the original's spans.
-            if let Some(view) = view::View::of(text) {
+            // Only the stretches around changed characters are matched.
+            for view in view::View::of(text) {
                 let mut second = Recorder::new(&active, &need_all);
                 second.field = rec.field;
                 second.all_spans = rec.all_spans;
                 matcher.scan(&view.text, &mut second);
                 for h in second.hits {
-                    let (start, end) = view.original(h.start, h.end);
+                    let Some((start, end)) = view.original(h.start, h.end) else {
+                        continue;
+                    };
                     let seen = rec.hits[before..]
                         .iter()
                         .any(|k| k.check == h.check && k.start == start && k.end == end);

@@ -236,14 +236,14 @@ async fn mcp_over_stdio_refuses_a_repeated_key() {
         .write_all(b"{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}\n")
         .await
         .unwrap();
-    for (n, arguments) in ARGUMENTS.iter().enumerate() {
-        let id = 10 + n;
-        let call = format!(
+    // One `tools/call` of `check` over the pipe, and its answer.
+    let mut call = async |id: usize, arguments: &str| -> (String, Value) {
+        let message = format!(
             r#"{{"jsonrpc": "2.0", "id": {id}, "method": "tools/call", "params": {{"name": "check", "arguments": {}}}}}"#,
             with_tool(arguments)
         );
         client_write
-            .write_all(format!("{call}\n").as_bytes())
+            .write_all(format!("{message}\n").as_bytes())
             .await
             .unwrap();
         let line = tokio::time::timeout(TIMEOUT, lines.next_line())
@@ -253,25 +253,15 @@ async fn mcp_over_stdio_refuses_a_repeated_key() {
             .unwrap();
         let v: Value = serde_json::from_str(&line).unwrap();
         assert_eq!(v["id"], id, "{v}");
+        (line, v)
+    };
+    for (n, arguments) in ARGUMENTS.iter().enumerate() {
+        let (line, v) = call(10 + n, arguments).await;
         assert_eq!(v["error"]["code"], -32600, "{v}");
         says_repeated(&line);
     }
     // The same call without the repeated key is decided.
-    let call = format!(
-        r#"{{"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": {{"name": "check", "arguments": {}}}}}"#,
-        with_tool(r#"{"command": "ls"}"#)
-    );
-    client_write
-        .write_all(format!("{call}\n").as_bytes())
-        .await
-        .unwrap();
-    let line = tokio::time::timeout(TIMEOUT, lines.next_line())
-        .await
-        .unwrap()
-        .unwrap()
-        .unwrap();
-    let v: Value = serde_json::from_str(&line).unwrap();
-    assert_eq!(v["id"], 99, "{v}");
+    let (_, v) = call(99, r#"{"command": "ls"}"#).await;
     assert!(v["result"].is_object(), "{v}");
     drop(client_write);
     drop(lines);

@@ -20,80 +20,158 @@
 
 use unicode_normalization::char::{decompose_compatible, is_combining_mark};
 
-/// A normalised view and where each of its bytes came from.
+/// How far around a changed character the view reaches, in bytes: a match
+/// that covers a changed character and reaches further than this on either
+/// side of it is not seen in the view.
+pub(crate) const WINDOW: usize = 256;
+
+/// A normalised view of part of a string, and where each of its bytes came
+/// from.
 pub(crate) struct View {
     /// The view's text.
     pub(crate) text: String,
     /// For each byte of `text`, the original character's start and end.
     from: Vec<(u32, u32)>,
+    /// The original spans of the characters the view changes.
+    changed: Vec<(u32, u32)>,
 }
 
 impl View {
-    /// The view of `original`, or `None` when it would be the same text
-    /// (ASCII text always is).
-    pub(crate) fn of(original: &str) -> Option<Self> {
+    /// The views of `original`: one per stretch around the characters the
+    /// view changes (reaching [`WINDOW`] bytes to each side); none for text
+    /// the view leaves as it is (ASCII text always).
+    pub(crate) fn of(original: &str) -> Vec<Self> {
         if original.is_ascii() || original.len() > u32::MAX as usize {
-            return None;
+            return Vec::new();
         }
-        let mut text = String::with_capacity(original.len());
-        let mut from: Vec<(u32, u32)> = Vec::with_capacity(original.len());
-        let mut changed = false;
-        let mut buf = [0u8; 4];
-        for (start, c) in original.char_indices() {
-            let end = (start + c.len_utf8()) as u32;
-            let start = start as u32;
-            if c.is_ascii() {
-                text.push(c);
-                from.push((start, end));
-                continue;
-            }
-            if is_ignorable(c) {
-                changed = true;
-                continue;
-            }
-            let mut produced = String::new();
-            decompose_compatible(c, |d| {
-                if !is_combining_mark(d) {
-                    produced.push(d);
+        // Where the changed characters are, then the stretches around them.
+        let mut stretches: Vec<(usize, usize)> = Vec::new();
+        let mut folded = String::new();
+        let mut i = 0;
+        while let Some(at) = next_non_ascii(original.as_bytes(), i) {
+            let Some(c) = original[at..].chars().next() else {
+                break;
+            };
+            let end = at + c.len_utf8();
+            if changes(c, &mut folded) {
+                let mut from = at.saturating_sub(WINDOW);
+                while !original.is_char_boundary(from) {
+                    from -= 1;
                 }
-            });
-            let mut mapped = String::with_capacity(produced.len());
-            for d in produced.chars() {
-                if d.is_ascii() {
-                    mapped.push(d);
-                    continue;
+                let mut to = (end + WINDOW).min(original.len());
+                while !original.is_char_boundary(to) {
+                    to += 1;
                 }
-                let skeleton: String =
-                    unicode_security::skeleton(d.encode_utf8(&mut buf)).collect();
-                if !skeleton.is_empty()
-                    && skeleton.is_ascii()
-                    && skeleton.chars().all(|s| s.is_ascii_alphanumeric())
-                {
-                    mapped.push_str(&skeleton);
-                } else {
-                    mapped.push(d);
+                match stretches.last_mut() {
+                    Some(last) if from <= last.1 => last.1 = last.1.max(to),
+                    _ => stretches.push((from, to)),
                 }
             }
-            if mapped.len() != c.len_utf8() || !mapped.starts_with(c) {
-                changed = true;
-            }
-            for _ in 0..mapped.len() {
-                from.push((start, end));
-            }
-            text.push_str(&mapped);
+            i = end;
         }
-        changed.then_some(Self { text, from })
+        stretches
+            .into_iter()
+            .map(|(from, to)| Self::build(original, from, to))
+            .collect()
     }
 
-    /// The span of the original that the view's bytes `start..end` came from.
-    pub(crate) fn original(&self, start: usize, end: usize) -> (usize, usize) {
-        let first = self.from.get(start).map_or(0, |&(s, _)| s as usize);
+    /// The view of `original[from..to]`.
+    fn build(original: &str, from: usize, to: usize) -> Self {
+        let part = &original[from..to];
+        let mut text = String::with_capacity(part.len());
+        let mut map: Vec<(u32, u32)> = Vec::with_capacity(part.len());
+        let mut changed = Vec::new();
+        for (at, c) in part.char_indices() {
+            let start = (from + at) as u32;
+            let end = start + c.len_utf8() as u32;
+            if c.is_ascii() {
+                text.push(c);
+                map.push((start, end));
+                continue;
+            }
+            let before = text.len();
+            if !is_ignorable(c) {
+                push_folded(c, &mut text);
+            }
+            let produced = &text[before..];
+            if produced.len() != c.len_utf8() || !produced.starts_with(c) {
+                changed.push((start, end));
+            }
+            for _ in before..text.len() {
+                map.push((start, end));
+            }
+        }
+        Self {
+            text,
+            from: map,
+            changed,
+        }
+    }
+
+    /// The span of the original that the view's bytes `start..end` came
+    /// from, if it covers a character the view changed (a match elsewhere
+    /// is the original's own, found where it is written).
+    pub(crate) fn original(&self, start: usize, end: usize) -> Option<(usize, usize)> {
+        let first = self.from.get(start).map(|&(s, _)| s)?;
         let last = match end.checked_sub(1) {
-            Some(i) if i >= start => self.from.get(i).map_or(first, |&(_, e)| e as usize),
+            Some(i) if i >= start => self.from.get(i).map_or(first, |&(_, e)| e),
             _ => first,
         };
-        (first, last.max(first))
+        let last = last.max(first);
+        self.changed
+            .iter()
+            .any(|&(s, e)| s < last.max(first + 1) && e > first)
+            .then_some((first as usize, last as usize))
     }
+}
+
+/// The index of the first byte at or after `from` that is not ASCII; long
+/// ASCII runs are skipped 64 bytes at a time.
+fn next_non_ascii(bytes: &[u8], mut from: usize) -> Option<usize> {
+    const STEP: usize = 64;
+    while let Some(chunk) = bytes.get(from..from + STEP) {
+        if !chunk.is_ascii() {
+            break;
+        }
+        from += STEP;
+    }
+    bytes
+        .get(from..)?
+        .iter()
+        .position(|&b| b >= 0x80)
+        .map(|k| from + k)
+}
+
+/// Whether the view changes a character that is not ASCII (`buf` is
+/// scratch space).
+fn changes(c: char, buf: &mut String) -> bool {
+    if is_ignorable(c) {
+        return true;
+    }
+    buf.clear();
+    push_folded(c, buf);
+    buf.len() != c.len_utf8() || !buf.starts_with(c)
+}
+
+/// Appends a character's compatibility decomposition without combining
+/// marks, with each non-ASCII character that has an ASCII letter or digit
+/// as its confusable skeleton replaced by that.
+fn push_folded(c: char, out: &mut String) {
+    let mut buf = [0u8; 4];
+    decompose_compatible(c, |d| {
+        if is_combining_mark(d) {
+            return;
+        }
+        if d.is_ascii() {
+            out.push(d);
+            return;
+        }
+        let mut skeleton = unicode_security::skeleton(d.encode_utf8(&mut buf));
+        match (skeleton.next(), skeleton.next()) {
+            (Some(s), None) if s.is_ascii_alphanumeric() => out.push(s),
+            _ => out.push(d),
+        }
+    });
 }
 
 /// Unicode's `Default_Ignorable_Code_Point` (DerivedCoreProperties.txt):
@@ -126,7 +204,12 @@ mod tests {
     use super::*;
 
     fn view(s: &str) -> String {
-        View::of(s).map_or_else(|| s.to_owned(), |v| v.text)
+        let views = View::of(s);
+        assert!(views.len() <= 1, "short texts have one stretch");
+        views
+            .into_iter()
+            .next()
+            .map_or_else(|| s.to_owned(), |v| v.text)
     }
 
     #[test]
@@ -145,11 +228,11 @@ mod tests {
 
     #[test]
     fn what_the_view_keeps() {
-        assert!(View::of("plain ascii").is_none());
-        assert!(View::of("日本語").is_none(), "nothing to change: no view");
-        assert!(View::of("Straße 😀").is_none());
+        assert!(View::of("plain ascii").is_empty());
+        assert!(View::of("日本語").is_empty(), "nothing to change: no view");
+        assert!(View::of("Straße 😀").is_empty());
         assert!(
-            View::of("Привет, мир").is_some(),
+            !View::of("Привет, мир").is_empty(),
             "Cyrillic letters that look Latin fold"
         );
     }
@@ -157,10 +240,25 @@ mod tests {
     #[test]
     fn spans_map_back_to_the_original() {
         let original = "x dro\u{200b}p tａble y";
-        let v = View::of(original).unwrap();
+        let v = View::of(original).pop().unwrap();
         let at = v.text.find("drop table").unwrap();
-        let (s, e) = v.original(at, at + "drop table".len());
+        let (s, e) = v.original(at, at + "drop table".len()).unwrap();
         assert_eq!(&original[s..e], "dro\u{200b}p tａble");
         assert!(original.is_char_boundary(s) && original.is_char_boundary(e));
+        // A match that covers no changed character is the original's own.
+        let at = v.text.find("x dr").unwrap();
+        assert_eq!(v.original(at, at + 2), None);
+    }
+
+    #[test]
+    fn long_texts_get_stretches_around_the_changes() {
+        let filler = "a".repeat(2 * WINDOW);
+        let original = format!("{filler}dro\u{200b}p{filler}{filler}ｄrop{filler}");
+        let views = View::of(&original);
+        assert_eq!(views.len(), 2);
+        for v in &views {
+            assert!(v.text.contains("drop"));
+            assert!(v.text.len() <= 2 * WINDOW + 8);
+        }
     }
 }
