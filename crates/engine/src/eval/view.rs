@@ -18,6 +18,8 @@
 //! the original from the first character it covers to the last (including
 //! the ignorable characters between them).
 
+use std::sync::OnceLock;
+
 use unicode_normalization::char::{decompose_compatible, is_combining_mark};
 
 /// How far around a changed character the view reaches, in bytes: a match
@@ -30,10 +32,38 @@ pub(crate) const WINDOW: usize = 256;
 pub(crate) struct View {
     /// The view's text.
     pub(crate) text: String,
-    /// For each byte of `text`, the original character's start and end.
-    from: Vec<(u32, u32)>,
+    /// Where the view's bytes came from, in runs ordered by their first
+    /// byte in the view.
+    runs: Vec<Run>,
     /// The original spans of the characters the view changes.
     changed: Vec<(u32, u32)>,
+}
+
+/// A run of the view's bytes that came from one place: a stretch of ASCII
+/// copied as it is (the view's byte `at + k` is the original's `start + k`),
+/// or what one character became (each byte is the whole character).
+#[derive(Clone, Copy)]
+struct Run {
+    /// The run's first byte in the view.
+    at: u32,
+    /// The original's first byte.
+    start: u32,
+    /// The end of the original character, for a character's run.
+    end: u32,
+    /// Whether the run is copied ASCII.
+    copied: bool,
+}
+
+impl Run {
+    /// The original span of the view's byte `i`, which is in this run.
+    fn span(&self, i: u32) -> (u32, u32) {
+        if self.copied {
+            let at = self.start + (i - self.at);
+            (at, at + 1)
+        } else {
+            (self.start, self.end)
+        }
+    }
 }
 
 impl View {
@@ -77,18 +107,29 @@ impl View {
 
     /// The view of `original[from..to]`.
     fn build(original: &str, from: usize, to: usize) -> Self {
-        let part = &original[from..to];
-        let mut text = String::with_capacity(part.len());
-        let mut map: Vec<(u32, u32)> = Vec::with_capacity(part.len());
+        let mut text = String::with_capacity(to - from);
+        let mut runs = Vec::new();
         let mut changed = Vec::new();
-        for (at, c) in part.char_indices() {
-            let start = (from + at) as u32;
-            let end = start + c.len_utf8() as u32;
-            if c.is_ascii() {
-                text.push(c);
-                map.push((start, end));
+        let bytes = original.as_bytes();
+        let mut at = from;
+        while at < to {
+            // A stretch of ASCII is copied as it is.
+            let ascii_end = next_non_ascii(&bytes[..to], at).unwrap_or(to);
+            if ascii_end > at {
+                runs.push(Run {
+                    at: text.len() as u32,
+                    start: at as u32,
+                    end: ascii_end as u32,
+                    copied: true,
+                });
+                text.push_str(&original[at..ascii_end]);
+                at = ascii_end;
                 continue;
             }
+            let Some(c) = original[at..].chars().next() else {
+                break;
+            };
+            let (start, end) = (at as u32, (at + c.len_utf8()) as u32);
             let before = text.len();
             if !is_ignorable(c) {
                 push_folded(c, &mut text);
@@ -97,24 +138,40 @@ impl View {
             if produced.len() != c.len_utf8() || !produced.starts_with(c) {
                 changed.push((start, end));
             }
-            for _ in before..text.len() {
-                map.push((start, end));
+            if text.len() > before {
+                runs.push(Run {
+                    at: before as u32,
+                    start,
+                    end,
+                    copied: false,
+                });
             }
+            at += c.len_utf8();
         }
         Self {
             text,
-            from: map,
+            runs,
             changed,
         }
+    }
+
+    /// The original span of the view's byte `i`.
+    fn span(&self, i: usize) -> Option<(u32, u32)> {
+        if i >= self.text.len() {
+            return None;
+        }
+        let i = i as u32;
+        let k = self.runs.partition_point(|r| r.at <= i).checked_sub(1)?;
+        Some(self.runs[k].span(i))
     }
 
     /// The span of the original that the view's bytes `start..end` came
     /// from, if it covers a character the view changed (a match elsewhere
     /// is the original's own, found where it is written).
     pub(crate) fn original(&self, start: usize, end: usize) -> Option<(usize, usize)> {
-        let first = self.from.get(start).map(|&(s, _)| s)?;
+        let (first, _) = self.span(start)?;
         let last = match end.checked_sub(1) {
-            Some(i) if i >= start => self.from.get(i).map_or(first, |&(_, e)| e),
+            Some(i) if i >= start => self.span(i).map_or(first, |(_, e)| e),
             _ => first,
         };
         let last = last.max(first);
@@ -145,12 +202,39 @@ fn next_non_ascii(bytes: &[u8], mut from: usize) -> Option<usize> {
 /// Whether the view changes a character that is not ASCII (`buf` is
 /// scratch space).
 fn changes(c: char, buf: &mut String) -> bool {
-    if is_ignorable(c) {
-        return true;
+    if let Some(changed) = changes_in_plane(c) {
+        return changed;
     }
+    is_ignorable(c) || changes_slowly(c, buf)
+}
+
+/// Whether folding changes a character, from the tables.
+fn changes_slowly(c: char, buf: &mut String) -> bool {
     buf.clear();
     push_folded(c, buf);
     buf.len() != c.len_utf8() || !buf.starts_with(c)
+}
+
+/// Whether the view changes a character of the Basic Multilingual Plane,
+/// read from a bitmap of its block of 256 characters, computed on first
+/// use (`None` outside the plane).
+fn changes_in_plane(c: char) -> Option<bool> {
+    static BLOCKS: [OnceLock<[u64; 4]>; 256] = [const { OnceLock::new() }; 256];
+    let code = u32::from(c);
+    let block = BLOCKS.get((code >> 8) as usize)?.get_or_init(|| {
+        let mut bits = [0u64; 4];
+        let mut buf = String::new();
+        for low in 0..256u32 {
+            let changed = char::from_u32((code & !0xFF) | low)
+                .is_some_and(|c| is_ignorable(c) || changes_slowly(c, &mut buf));
+            if changed {
+                bits[(low / 64) as usize] |= 1 << (low % 64);
+            }
+        }
+        bits
+    });
+    let low = code & 0xFF;
+    Some(block[(low / 64) as usize] & (1 << (low % 64)) != 0)
 }
 
 /// Appends a character's compatibility decomposition without combining
@@ -248,6 +332,19 @@ mod tests {
         // A match that covers no changed character is the original's own.
         let at = v.text.find("x dr").unwrap();
         assert_eq!(v.original(at, at + 2), None);
+    }
+
+    #[test]
+    fn the_plane_bitmap_agrees_with_the_tables() {
+        let mut buf = String::new();
+        for c in (0..=0xFFFF).filter_map(char::from_u32) {
+            let slow = is_ignorable(c) || changes_slowly(c, &mut buf);
+            assert_eq!(changes_in_plane(c), Some(slow), "U+{:04X}", u32::from(c));
+        }
+        assert_eq!(changes_in_plane('\u{1D41D}'), None);
+        assert!(changes('\u{1D41D}', &mut buf), "𝐝 is d");
+        assert!(changes('\u{E0041}', &mut buf), "a tag character");
+        assert!(!changes('😀', &mut buf));
     }
 
     #[test]
