@@ -8,13 +8,14 @@
     reason = "test code"
 )]
 
-use std::sync::Arc;
+mod util;
+
 use std::time::Duration;
 
 use palisade_checks::{Guard, ServiceConfig};
 use palisade_engine::Engine;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
 /// A chat-completions endpoint that answers `{"verdict":"allow"}` after
@@ -70,29 +71,6 @@ async fn slow_llm(delay: Duration) -> String {
     format!("http://{addr}/v1")
 }
 
-/// Sends `input` to an event stream served by `guard` (written while the
-/// answers are read, so any size goes) and returns the answers.
-async fn run(guard: Guard, input: impl Into<Vec<u8>>) -> Vec<Value> {
-    let input = input.into();
-    let (mut to_server, server_in) = tokio::io::duplex(1 << 16);
-    let (server_out, from_server) = tokio::io::duplex(1 << 16);
-    let task = tokio::spawn(palisade_transport::events::serve(
-        Arc::new(guard),
-        BufReader::new(server_in),
-        server_out,
-    ));
-    tokio::spawn(async move {
-        to_server.write_all(&input).await.unwrap();
-    });
-    let mut lines = BufReader::new(from_server).lines();
-    let mut out = Vec::new();
-    while let Some(line) = lines.next_line().await.unwrap() {
-        out.push(serde_json::from_str::<Value>(&line).unwrap());
-    }
-    task.await.unwrap().unwrap();
-    out
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn overlapping_requests_are_answered_by_request_id() {
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -119,7 +97,7 @@ async fn overlapping_requests_are_answered_by_request_id() {
     ]
     .join("\n")
         + "\n";
-    let answers = run(guard, input).await;
+    let answers = util::event_stream(guard, input).await;
     assert_eq!(answers.len(), 6, "{answers:#?}");
     for a in &answers {
         assert_eq!(a["event"], "guardrails:decision");
@@ -172,7 +150,7 @@ async fn an_oversized_or_non_utf8_line_gets_an_error_and_the_stream_goes_on() {
             .as_bytes(),
     );
     input.push(b'\n');
-    let answers = run(guard, input).await;
+    let answers = util::event_stream(guard, input).await;
     assert_eq!(answers.len(), 3, "{answers:#?}");
     let codes: Vec<&Value> = answers.iter().map(|a| &a["data"]["reasonCode"]).collect();
     assert!(codes.contains(&&json!("request.too_large")), "{answers:#?}");

@@ -153,31 +153,11 @@ async fn repeated_members_of_the_envelopes_are_refused() {
     assert_eq!(status, 202, "{body}");
 }
 
-/// The event stream (`palisade events`): one answer line per input line.
+/// The event stream (`palisade events`) on the default policy.
 async fn events(input: String) -> Vec<Value> {
     let engine = palisade_engine::Engine::from_yaml_str(palisade_engine::DEFAULT_POLICY).unwrap();
     let guard = Guard::new(engine, &ServiceConfig::default()).unwrap();
-    let (mut to_server, server_in) = tokio::io::duplex(1 << 16);
-    let (server_out, from_server) = tokio::io::duplex(1 << 16);
-    let task = tokio::spawn(palisade_transport::events::serve(
-        Arc::new(guard),
-        BufReader::new(server_in),
-        server_out,
-    ));
-    tokio::spawn(async move {
-        to_server.write_all(input.as_bytes()).await.unwrap();
-    });
-    let mut lines = BufReader::new(from_server).lines();
-    let mut out = Vec::new();
-    while let Some(line) = tokio::time::timeout(TIMEOUT, lines.next_line())
-        .await
-        .unwrap()
-        .unwrap()
-    {
-        out.push(serde_json::from_str::<Value>(&line).unwrap());
-    }
-    task.await.unwrap().unwrap();
-    out
+    util::event_stream(guard, input).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

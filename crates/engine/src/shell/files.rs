@@ -321,7 +321,6 @@ static PROGRAMS: &[Program] = &[
             "reflink",
             "preserve",
             "no-preserve",
-            "sparse",
         ],
         file_opts: &[("-t", W), ("--target-directory", W)],
         ..program(&["cp"], Operands::Dest(R, W))

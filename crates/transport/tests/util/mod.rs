@@ -11,8 +11,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use palisade_checks::ServiceConfig;
+use palisade_checks::{Guard, ServiceConfig};
 use palisade_transport::Service;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// A running service and its base URL; stops when dropped.
 pub struct Server {
@@ -59,4 +61,33 @@ pub async fn serve(service: Arc<Service>) -> Server {
 /// The example policy the CSTP seed is answered with.
 pub fn cstp_policy() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cstp-guardrails.yaml")
+}
+
+/// Sends `input` to an event stream (`palisade events`) served by `guard`,
+/// written while the answers are read so that any size goes, and returns
+/// the answers; each must come within ten seconds.
+pub async fn event_stream(guard: Guard, input: impl Into<Vec<u8>>) -> Vec<Value> {
+    let input = input.into();
+    let (mut to_server, server_in) = tokio::io::duplex(1 << 16);
+    let (server_out, from_server) = tokio::io::duplex(1 << 16);
+    let task = tokio::spawn(palisade_transport::events::serve(
+        Arc::new(guard),
+        BufReader::new(server_in),
+        server_out,
+    ));
+    tokio::spawn(async move {
+        to_server.write_all(&input).await.unwrap();
+    });
+    let mut lines = BufReader::new(from_server).lines();
+    let mut out = Vec::new();
+    while let Some(line) =
+        tokio::time::timeout(std::time::Duration::from_secs(10), lines.next_line())
+            .await
+            .unwrap()
+            .unwrap()
+    {
+        out.push(serde_json::from_str::<Value>(&line).unwrap());
+    }
+    task.await.unwrap().unwrap();
+    out
 }
