@@ -60,6 +60,9 @@ fn generated() -> Result<Vec<(&'static str, String)>> {
         ("schemas/check-request.v1.json", to_pretty(&request)?),
         ("schemas/decision.v1.json", to_pretty(&decision)?),
         ("schemas/openapi.json", to_pretty(&openapi)?),
+        // The service serves its own copy, inside its crate so that the
+        // crate builds from its published tarball.
+        ("crates/transport/openapi.json", to_pretty(&openapi)?),
     ])
 }
 
