@@ -1,5 +1,6 @@
 //! Repository generators. `cargo xtask schemas [--check]` writes (or checks)
-//! the JSON Schemas in `schemas/` from the protocol types, and the service's
+//! the JSON Schemas in `schemas/` from the protocol types and the policy
+//! loader's tables, and the service's
 //! OpenAPI document built on them.
 
 mod openapi;
@@ -60,6 +61,10 @@ fn generated() -> Result<Vec<(&'static str, String)>> {
         ("schemas/check-request.v1.json", to_pretty(&request)?),
         ("schemas/decision.v1.json", to_pretty(&decision)?),
         ("schemas/openapi.json", to_pretty(&openapi)?),
+        (
+            "schemas/policy.v1.json",
+            to_pretty(&palisade_engine::policy::json_schema())?,
+        ),
         // The service serves its own copy, inside its crate so that the
         // crate builds from its published tarball.
         ("crates/transport/openapi.json", to_pretty(&openapi)?),

@@ -504,6 +504,12 @@ mod check {
         run.code(0);
         let text = String::from_utf8(run.stdout.clone()).unwrap();
         assert!(text.contains("dangerous-commands"));
+        assert!(
+            text.starts_with(
+                "# yaml-language-server: $schema=https://palisade.dev/schemas/policy.v1.json\n"
+            ),
+            "the modeline that attaches the policy schema comes first"
+        );
         let dir = TempDir::new("policy_default_prints_a_valid_policy");
         let file = dir.write("default.yaml", &text);
         palisade(&["validate", arg(&file)]).run().code(0);

@@ -89,5 +89,6 @@ mod tests;
 #[cfg(test)]
 pub(crate) use operations::Operation;
 pub(crate) use operations::OperationSet;
+pub(crate) use operations::operation_names;
 pub(crate) use resolve::{Target, resolve, within};
 pub(crate) use rules::PathRules;

@@ -5,10 +5,12 @@
 
 pub mod limits;
 mod load;
+mod schema;
 
 use palisade_protocol::{FindingAction, Mode, Severity, Stage};
 
 pub use load::{ASYNC_TYPES, MODERATION_CATEGORIES, RATE_KEYS, SUPPORTED_TYPES};
+pub use schema::{SCHEMA_ID, json_schema};
 
 /// A validated policy.
 #[derive(Clone, Debug, PartialEq)]

@@ -14,6 +14,8 @@
 mod fixtures;
 #[path = "engine/limits.rs"]
 mod limits;
+#[path = "engine/policy_schema.rs"]
+mod policy_schema;
 #[path = "engine/properties.rs"]
 mod properties;
 mod util;

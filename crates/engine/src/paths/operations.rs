@@ -34,6 +34,11 @@ pub(super) static CANONICAL: [(Operation, &str); 7] = [
     (Operation::Spawn, "spawn"),
 ];
 
+/// The names of the canonical operations, as a policy writes them.
+pub(crate) fn operation_names() -> impl Iterator<Item = &'static str> {
+    CANONICAL.iter().map(|(_, name)| *name)
+}
+
 /// Bit of `read` in an [`OperationSet`].
 pub(super) const READ: u8 = 1;
 /// Bit of `write`.

@@ -46,11 +46,12 @@ pub const MODERATION_CATEGORIES: &[&str] = &[
 pub const RATE_KEYS: &[&str] = &["tenant", "agent", "session", "tool"];
 
 /// Largest `max` of a rate limit.
-const MAX_RATE: u64 = 1_000_000;
+pub(crate) const MAX_RATE: u64 = 1_000_000;
 /// Longest rate-limit window: one week.
-const MAX_WINDOW_SECS: u64 = 7 * 24 * 3600;
+pub(crate) const MAX_WINDOW_SECS: u64 = 7 * 24 * 3600;
 
-const COMMON_FIELDS: &[&str] = &[
+/// The fields every check may have.
+pub(crate) const COMMON_FIELDS: &[&str] = &[
     "id",
     "name",
     "stage",
@@ -317,23 +318,7 @@ impl Loader {
                 None
             }
         };
-        let type_fields: &[&str] = match type_name {
-            Some("regex") => &["patterns"],
-            Some("blocklist") => &["words", "case_sensitive", "whole_words"],
-            Some("tool_pattern") => &["tools"],
-            Some("condition") => &["expr"],
-            Some("rate_limit") => &["max", "window_secs", "per"],
-            Some("schema") => &["tools", "schema"],
-            Some("path") => &["paths", "except", "operations", "tools", "arguments"],
-            Some("workspace") => &["operations", "tools", "arguments"],
-            Some("secrets") => &["detectors"],
-            Some("command") => &["commands", "tools"],
-            Some("pii") => &["entities"],
-            Some("llm_judge") => &["prompt"],
-            Some("mcp") => &["server", "tool"],
-            Some("moderation") => &["categories", "threshold"],
-            _ => &[],
-        };
+        let type_fields = type_name.map_or(&[][..], type_fields);
         if let Some(t) = type_name {
             for key in obj.keys() {
                 if !COMMON_FIELDS.contains(&key.as_str()) && !type_fields.contains(&key.as_str()) {
@@ -1025,6 +1010,27 @@ fn valid_positions(list: Option<&Value>) -> Vec<usize> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The fields a check type has besides the common ones.
+pub(crate) fn type_fields(type_name: &str) -> &'static [&'static str] {
+    match type_name {
+        "regex" => &["patterns"],
+        "blocklist" => &["words", "case_sensitive", "whole_words"],
+        "tool_pattern" => &["tools"],
+        "condition" => &["expr"],
+        "rate_limit" => &["max", "window_secs", "per"],
+        "schema" => &["tools", "schema"],
+        "path" => &["paths", "except", "operations", "tools", "arguments"],
+        "workspace" => &["operations", "tools", "arguments"],
+        "secrets" => &["detectors"],
+        "command" => &["commands", "tools"],
+        "pii" => &["entities"],
+        "llm_judge" => &["prompt"],
+        "mcp" => &["server", "tool"],
+        "moderation" => &["categories", "threshold"],
+        _ => &[],
+    }
 }
 
 /// The stages a check type can run at.
