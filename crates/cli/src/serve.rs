@@ -4,9 +4,9 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use palisade_checks::ServiceConfig;
-use palisade_transport::{DEFAULT_TENANT, Service};
+use palisade_transport::{DEFAULT_TENANT, ServeOptions, Service};
 
 use crate::{ServeArgs, ServiceArgs};
 
@@ -63,16 +63,14 @@ pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
     })?;
     runtime()?.block_on(async {
         let service = start(&args.service, config).await?;
-        if !service.requires_keys() && !addr.ip().is_loopback() && !args.insecure_no_auth {
-            bail!(
-                "refusing to listen on {addr} without API keys: configure `keys` in the service config, \
-                 or pass --insecure-no-auth to serve anyone who can reach this address"
-            );
-        }
+        let options = ServeOptions::default().insecure_no_auth(args.insecure_no_auth);
+        options.check_exposure(&service, addr)?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .with_context(|| format!("cannot listen on {addr}"))?;
-        let bound = listener.local_addr().context("cannot read the bound address")?;
+        let bound = listener
+            .local_addr()
+            .context("cannot read the bound address")?;
         let policy = match (&args.service.policy, &service.config().policy) {
             (Some(p), _) | (None, Some(p)) => p.display().to_string(),
             (None, None) => "the embedded default policy".to_owned(),
@@ -81,11 +79,19 @@ pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
         println!("palisade listening on http://{bound}");
         tracing::info!(
             "serving {policy} for tenant `{DEFAULT_TENANT}`{}; audit log: {}",
-            if service.config().tenants.is_empty() { String::new() } else { format!(" and {} more tenant(s)", service.config().tenants.len()) },
-            service.config().audit.as_ref().map_or("off".to_owned(), |a| a.path.display().to_string())
+            if service.config().tenants.is_empty() {
+                String::new()
+            } else {
+                format!(" and {} more tenant(s)", service.config().tenants.len())
+            },
+            service
+                .config()
+                .audit
+                .as_ref()
+                .map_or("off".to_owned(), |a| a.path.display().to_string())
         );
         spawn_reload_on_hangup(service.clone());
-        palisade_transport::serve_http(service, listener, shutdown_signal())
+        palisade_transport::serve_http_with(service, listener, shutdown_signal(), options)
             .await
             .context("the HTTP service failed")?;
         tracing::info!("stopped");

@@ -60,24 +60,80 @@ pub use service::{
 #[cfg(feature = "http")]
 pub const DRAIN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
+/// How [`serve_http_with`] serves.
+#[cfg(feature = "http")]
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ServeOptions {
+    /// How long open connections get to finish once shutdown began
+    /// (default [`DRAIN_TIMEOUT`]).
+    pub drain: std::time::Duration,
+    /// Serve a non-loopback address although the service has no API keys
+    /// (default `false`: refused).
+    pub insecure_no_auth: bool,
+}
+
+#[cfg(feature = "http")]
+impl Default for ServeOptions {
+    fn default() -> Self {
+        Self {
+            drain: DRAIN_TIMEOUT,
+            insecure_no_auth: false,
+        }
+    }
+}
+
+#[cfg(feature = "http")]
+impl ServeOptions {
+    /// Sets [`Self::drain`].
+    pub fn drain(mut self, drain: std::time::Duration) -> Self {
+        self.drain = drain;
+        self
+    }
+
+    /// Sets [`Self::insecure_no_auth`].
+    pub fn insecure_no_auth(mut self, yes: bool) -> Self {
+        self.insecure_no_auth = yes;
+        self
+    }
+
+    /// Whether `service` may be served on `addr`: a service without API
+    /// keys answers anyone who can reach it, so only a loopback address is
+    /// served without them unless [`Self::insecure_no_auth`] says so. The
+    /// error (kind `PermissionDenied`) says what to do.
+    pub fn check_exposure(
+        &self,
+        service: &Service,
+        addr: std::net::SocketAddr,
+    ) -> std::io::Result<()> {
+        if service.requires_keys() || addr.ip().is_loopback() || self.insecure_no_auth {
+            return Ok(());
+        }
+        Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!(
+                "refusing to listen on {addr} without API keys: configure `keys` in the service config, \
+                 or pass --insecure-no-auth to serve anyone who can reach this address"
+            ),
+        ))
+    }
+}
+
 /// Serves HTTP on `listener` until `shutdown` completes, then finishes the
 /// requests in flight (waiting at most [`DRAIN_TIMEOUT`] for them), flushes
-/// the audit log and stops the MCP servers.
+/// the audit log and stops the MCP servers. A listener on a non-loopback
+/// address is refused when the service has no API keys
+/// ([`ServeOptions::check_exposure`]).
 #[cfg(feature = "http")]
 pub async fn serve_http(
     service: std::sync::Arc<Service>,
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    serve_http_draining(service, listener, shutdown, DRAIN_TIMEOUT).await
+    serve_http_with(service, listener, shutdown, ServeOptions::default()).await
 }
 
-/// [`serve_http`] with its own drain timeout: once `shutdown` completes, new
-/// connections are refused and open ones get `drain` to finish their
-/// requests; connections still open then (a client that never completes its
-/// request) are closed. Every answered request's audit record is written
-/// before its answer, so closing them loses no record; the log is flushed
-/// either way.
+/// [`serve_http`] with its own drain timeout.
 #[cfg(feature = "http")]
 pub async fn serve_http_draining(
     service: std::sync::Arc<Service>,
@@ -85,6 +141,30 @@ pub async fn serve_http_draining(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     drain: std::time::Duration,
 ) -> std::io::Result<()> {
+    serve_http_with(
+        service,
+        listener,
+        shutdown,
+        ServeOptions::default().drain(drain),
+    )
+    .await
+}
+
+/// [`serve_http`] with options: once `shutdown` completes, new connections
+/// are refused and open ones get [`ServeOptions::drain`] to finish their
+/// requests; connections still open then (a client that never completes its
+/// request) are closed. Every answered request's audit record is written
+/// before its answer, so closing them loses no record; the log is flushed
+/// either way.
+#[cfg(feature = "http")]
+pub async fn serve_http_with(
+    service: std::sync::Arc<Service>,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    options: ServeOptions,
+) -> std::io::Result<()> {
+    options.check_exposure(&service, listener.local_addr()?)?;
+    let drain = options.drain;
     let (began, stopping) = tokio::sync::oneshot::channel::<()>();
     let signal = async move {
         shutdown.await;

@@ -742,3 +742,38 @@ async fn shutdown_closes_a_connection_that_never_finishes_its_request() {
     );
     drop(stuck);
 }
+
+#[tokio::test]
+async fn a_service_without_keys_is_not_served_beyond_loopback() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let service = Arc::new(
+        Service::start(ServiceConfig::default(), None)
+            .await
+            .unwrap(),
+    );
+    let everywhere = tokio::net::TcpListener::bind("0.0.0.0:0").await.unwrap();
+    let err = palisade_transport::serve_http(service.clone(), everywhere, std::future::pending())
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::PermissionDenied);
+    assert!(err.to_string().contains("without API keys"), "{err}");
+
+    // Said explicitly, it serves.
+    let everywhere = tokio::net::TcpListener::bind("0.0.0.0:0").await.unwrap();
+    let port = everywhere.local_addr().unwrap().port();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(palisade_transport::serve_http_with(
+        service,
+        everywhere,
+        async move {
+            let _ = stopped.await;
+        },
+        palisade_transport::ServeOptions::default().insecure_no_auth(true),
+    ));
+    let health = reqwest::get(format!("http://127.0.0.1:{port}/health"))
+        .await
+        .unwrap();
+    assert_eq!(health.status(), 200);
+    stop.send(()).unwrap();
+    task.await.unwrap().unwrap();
+}
