@@ -112,10 +112,7 @@ impl Limiter {
         });
         if keys.len() >= MAX_KEYS {
             // Still full of live keys: forget the quarter seen least recently.
-            let mut last: Vec<u64> = keys
-                .values()
-                .map(|c| c.last().unwrap_or(0))
-                .collect();
+            let mut last: Vec<u64> = keys.values().map(|c| c.last().unwrap_or(0)).collect();
             last.sort_unstable();
             let cut = last[last.len() / 4];
             keys.retain(|_, c| c.last().is_some_and(|l| l > cut));
