@@ -171,6 +171,9 @@ fn mistakes_are_refused_by_the_loader_and_the_schema() {
         check(json!({"on_error": "block"})),
         check(json!({"id": "has space"})),
         check(json!({"enabled": "yes"})),
+        check(json!({"when": ""})),
+        check(json!({"when": 1})),
+        check(json!({"type": "condition", "patterns": null, "expr": ""})),
         check(json!({"type": "tool_pattern", "patterns": null, "tools": ["x"]})),
         check(
             json!({"type": "command", "patterns": null, "stage": "tool_use", "on_fail": "redact"}),
