@@ -57,6 +57,7 @@ fn generated() -> Result<Vec<(&'static str, String)>> {
     // Optional fields are skipped when absent, so `null` never appears in output.
     strip_null_alternatives(&mut decision);
     let openapi = openapi::document(&request, &decision)?;
+    let mcp_tools = Value::Object(palisade_transport::wire::mcp_tool_schemas());
     Ok(vec![
         ("schemas/check-request.v1.json", to_pretty(&request)?),
         ("schemas/decision.v1.json", to_pretty(&decision)?),
@@ -68,6 +69,9 @@ fn generated() -> Result<Vec<(&'static str, String)>> {
         // The service serves its own copy, inside its crate so that the
         // crate builds from its published tarball.
         ("crates/transport/openapi.json", to_pretty(&openapi)?),
+        // The MCP tools' input schemas, for users and for the service.
+        ("schemas/mcp-tools.json", to_pretty(&mcp_tools)?),
+        ("crates/transport/mcp-tools.json", to_pretty(&mcp_tools)?),
     ])
 }
 

@@ -150,7 +150,7 @@ impl AuditRecord {
             .and_then(|a| a.id.as_ref().or(a.name.as_ref()))
             .cloned();
         Self {
-            time: palisade_engine::rfc3339(SystemTime::now()),
+            time: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
             receipt_id: decision
                 .receipt_id
                 .clone()

@@ -227,14 +227,10 @@ impl Default for Limits {
     }
 }
 
-/// One problem of a config: where and what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfigError {
-    /// JSON pointer of the offending value (`""`: the document).
-    pub pointer: String,
-    /// What is wrong and what is allowed, one line.
-    pub message: String,
-}
+/// One problem of a config: where it is (a JSON pointer, `""` for the
+/// document) and what is wrong and allowed. The same shape as a policy's
+/// and a request's problems.
+pub type ConfigError = palisade_protocol::Problem;
 
 /// Every problem of a config.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -260,12 +256,7 @@ impl fmt::Display for ConfigErrors {
             if i > 0 {
                 writeln!(f)?;
             }
-            let at = if e.pointer.is_empty() {
-                "(document)"
-            } else {
-                &e.pointer
-            };
-            write!(f, "{at}: {}", e.message)?;
+            write!(f, "{e}")?;
         }
         Ok(())
     }

@@ -319,7 +319,7 @@ impl Guard {
 /// What an async check is shown of a request: the text at input and
 /// output, the tool's arguments (JSON) at tool_use, its output at
 /// tool_output, the action (JSON) at action.
-pub fn content_of(request: &CheckRequest, stage: Stage) -> String {
+pub(crate) fn content_of(request: &CheckRequest, stage: Stage) -> String {
     let json = |v: &serde_json::Value| match v {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),

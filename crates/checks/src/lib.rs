@@ -41,7 +41,7 @@ pub mod llm;
 pub mod mcp;
 
 pub use config::{ConfigError, ConfigErrors, ServiceConfig};
-pub use guard::{Guard, GuardError, GuardStream, content_of};
+pub use guard::{Guard, GuardError, GuardStream};
 
 /// Makes `ring` the TLS crypto provider of the process, once (HTTPS to an
 /// LLM service or an MCP server needs one).

@@ -199,7 +199,7 @@ pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
 
 /// The first balanced `{…}` fragment of a text (braces inside JSON strings
 /// are skipped), parsed as JSON.
-pub fn first_json_object(text: &str) -> Option<Value> {
+pub(crate) fn first_json_object(text: &str) -> Option<Value> {
     next_json_object(text, 0).map(|(v, _)| v)
 }
 
@@ -245,9 +245,9 @@ fn next_json_object(text: &str, mut from: usize) -> Option<(Value, usize)> {
 }
 
 /// Verdict words, case-insensitively: those that block.
-pub const BLOCK_VERDICTS: &[&str] = &["block", "deny", "reject", "unsafe"];
+pub(crate) const BLOCK_VERDICTS: &[&str] = &["block", "deny", "reject", "unsafe"];
 /// Verdict words, case-insensitively: those that allow.
-pub const ALLOW_VERDICTS: &[&str] = &["allow", "safe", "pass"];
+pub(crate) const ALLOW_VERDICTS: &[&str] = &["allow", "safe", "pass"];
 
 /// How deep a verdict is looked for inside the reply's objects, and inside
 /// strings holding JSON.
@@ -257,7 +257,7 @@ const MAX_VERDICT_DEPTH: usize = 4;
 /// object in the text is read ([`verdict_in`]). A reply without a
 /// recognisable verdict is unparsable: the check's `on_error` decides, as
 /// for a timeout — never a silent allow.
-pub fn parse_verdict(reply: &str) -> Result<AsyncOutcome, CallError> {
+pub(crate) fn parse_verdict(reply: &str) -> Result<AsyncOutcome, CallError> {
     let objects = json_objects(reply);
     if objects.is_empty() {
         return Err(CallError::Unparsable(format!(
@@ -268,11 +268,6 @@ pub fn parse_verdict(reply: &str) -> Result<AsyncOutcome, CallError> {
     verdict_in(&objects, reply)
 }
 
-/// The outcome a verdict object gives ([`verdict_in`] with one value).
-pub fn verdict_of(v: &Value) -> Result<AsyncOutcome, CallError> {
-    verdict_in(std::slice::from_ref(v), &v.to_string())
-}
-
 /// The verdict the values hold: a `verdict` member (`block`, `deny`,
 /// `reject`, `unsafe` block; `allow`, `safe`, `pass` allow; in any case),
 /// looked for in each value and, where a value has none, in the objects
@@ -280,7 +275,7 @@ pub fn verdict_of(v: &Value) -> Result<AsyncOutcome, CallError> {
 /// as an MCP server that returns a string sends it). Every verdict found
 /// must agree; none, an unknown word, or both kinds is unparsable. `shown`
 /// is what the reply was, for the error.
-pub fn verdict_in(values: &[Value], shown_as: &str) -> Result<AsyncOutcome, CallError> {
+pub(crate) fn verdict_in(values: &[Value], shown_as: &str) -> Result<AsyncOutcome, CallError> {
     let mut found: Vec<(bool, Option<String>)> = Vec::new();
     for v in values {
         collect_verdicts(v, 0, &mut found)?;
@@ -359,7 +354,7 @@ fn collect_verdicts(
 
 /// Every JSON object in a text, in order (at most 16), skipping text and
 /// malformed fragments around them.
-pub fn json_objects(text: &str) -> Vec<Value> {
+pub(crate) fn json_objects(text: &str) -> Vec<Value> {
     let mut out = Vec::new();
     let mut from = 0;
     while out.len() < 16
@@ -424,7 +419,7 @@ fn parse_scores(
 }
 
 /// `s` cut to at most `max` bytes, on a character boundary.
-pub fn truncate(s: &str, max: usize) -> &str {
+pub(crate) fn truncate(s: &str, max: usize) -> &str {
     if s.len() <= max {
         return s;
     }

@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use palisade_engine::{Engine, RequestError, new_id, parse_request};
+use palisade_engine::{Engine, RequestError, parse_request};
 use palisade_protocol::{CheckRequest, Decision};
 
 use crate::CheckArgs;
@@ -272,4 +272,9 @@ pub(crate) fn run(engine: &Engine, args: &CheckArgs) -> anyhow::Result<u8> {
         );
     }
     Ok(0)
+}
+
+/// A fresh request id (UUID v7) for an answer to a request without one.
+fn new_id() -> String {
+    uuid::Uuid::now_v7().to_string()
 }

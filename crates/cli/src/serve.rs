@@ -104,10 +104,11 @@ pub(crate) fn events(args: &ServiceArgs) -> anyhow::Result<u8> {
     let config = load_config(args.config.as_deref())?;
     runtime()?.block_on(async {
         let service = start(args, config).await?;
-        let caller = service.local(None).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let guard = service
+            .guard(None)
+            .context("the service has no default tenant")?;
         let input = tokio::io::BufReader::new(tokio::io::stdin());
-        let result =
-            palisade_transport::events::serve(caller.guard, input, tokio::io::stdout()).await;
+        let result = palisade_transport::events::serve(guard, input, tokio::io::stdout()).await;
         service
             .shutdown()
             .await

@@ -312,6 +312,33 @@ impl Engine {
         crate::eval::finish(self, request, evaluation, outcomes)
     }
 
+    /// A block decided without evaluating the checks, for a reason outside
+    /// the policy (a runtime's open circuit breaker, say): `reason_code`
+    /// and `message` say why. Like every decision it carries the request id
+    /// (or a new one), the stage's replacement text, the policy's mode and
+    /// the time; `evaluated` is 0. Fails as [`Engine::evaluate`] does on an
+    /// invalid request.
+    ///
+    /// ```
+    /// use palisade_engine::Engine;
+    /// use palisade_protocol::{CheckRequest, DecisionKind};
+    ///
+    /// let engine = Engine::default_policy()?;
+    /// let d = engine.refuse(&CheckRequest::input("hi"), "guardrail.circuit_open", "too many blocks")?;
+    /// assert_eq!(d.decision, DecisionKind::Block);
+    /// assert_eq!(d.evaluated, Some(0));
+    /// assert!(d.violations.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn refuse(
+        &self,
+        request: &CheckRequest,
+        reason_code: &str,
+        message: impl Into<String>,
+    ) -> Result<Decision, RequestError> {
+        crate::eval::refuse(self, request, reason_code, message.into())
+    }
+
     /// The checks a request selects at its stage, in policy order, and how
     /// many there are; `checks` restrictions are resolved against the policy.
     /// The checks that run for a request at its stage: [`Engine::selected`]

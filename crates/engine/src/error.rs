@@ -3,34 +3,10 @@
 
 use std::fmt;
 
-/// One problem in a policy: where it is and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PolicyError {
-    /// JSON pointer to the offending value (`""` for the whole document).
-    pub pointer: String,
-    /// What is wrong and what is allowed.
-    pub message: String,
-}
-
-impl PolicyError {
-    pub(crate) fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        Self {
-            pointer: pointer.into(),
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for PolicyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pointer = if self.pointer.is_empty() {
-            "/"
-        } else {
-            &self.pointer
-        };
-        write!(f, "{pointer}: {}", self.message)
-    }
-}
+/// One problem in a policy: where it is (a JSON pointer, `""` for the
+/// whole document) and what is wrong and allowed. The same shape as a
+/// request's and a config's problems.
+pub type PolicyError = palisade_protocol::Problem;
 
 /// Every problem found in a policy. A policy with any problem is rejected
 /// whole: nothing of it is loaded.

@@ -458,6 +458,29 @@ pub(crate) fn evaluate(engine: &Engine, request: &CheckRequest) -> Result<Decisi
     Ok(finish(engine, request, evaluation, &outcomes))
 }
 
+/// A block without evaluation ([`Engine::refuse`]).
+pub(crate) fn refuse(
+    engine: &Engine,
+    request: &CheckRequest,
+    reason_code: &str,
+    message: String,
+) -> Result<Decision, RequestError> {
+    let started = Instant::now();
+    request.validate().map_err(RequestError::Invalid)?;
+    let id = request
+        .request_id
+        .clone()
+        .unwrap_or_else(crate::clock::new_id);
+    let mut decision = Decision::block(id, reason_code, message);
+    decision.replacement = Some(default_replacement(request.effective_stage()).to_owned());
+    decision.evaluated = Some(0);
+    decision.mode = Some(engine.policy.mode);
+    decision.provider = Some(Provider::palisade());
+    decision.evaluated_at = Some(crate::clock::rfc3339(SystemTime::now()));
+    decision.duration_us = Some(started.elapsed().as_micros() as u64);
+    Ok(decision)
+}
+
 /// What the decision says about the request itself ([`notes`]).
 fn add_notes(request: &CheckRequest, stage: Stage, evaluated: u32, decision: &mut Decision) {
     decision.warnings.extend(notes::unknown_fields(request));
@@ -465,7 +488,7 @@ fn add_notes(request: &CheckRequest, stage: Stage, evaluated: u32, decision: &mu
 }
 
 /// The cause of an async check's failure when nothing can call its service.
-pub const NO_SERVICE: &str =
+pub(crate) const NO_SERVICE: &str =
     "no service configured for this check (async checks run in a Guard with a service config)";
 
 /// The checks that look at the request as a whole rather than at strings:

@@ -31,7 +31,6 @@ mod schema;
 mod shell;
 mod tools;
 
-pub use clock::{new_id, rfc3339};
 pub use engine::Engine;
 
 /// The embedded default policy (YAML): credentials and personal data kept
@@ -39,7 +38,7 @@ pub use engine::Engine;
 /// secret files protected, writes outside the workspace confirmed.
 pub const DEFAULT_POLICY: &str = include_str!("default_policy.yaml");
 pub use error::{PolicyError, PolicyErrors, RequestError};
-pub use eval::{AsyncOutcome, Evaluation, NO_SERVICE, default_replacement};
+pub use eval::{AsyncOutcome, Evaluation, default_replacement};
 pub use policy::{Check, CheckKind, OnError, OnFail, Policy};
 pub use ratelimit::{Clock, SystemClock};
 pub use request::{parse_json, parse_request};

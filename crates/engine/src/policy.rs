@@ -9,7 +9,7 @@ mod schema;
 
 use palisade_protocol::{FindingAction, Mode, Severity, Stage};
 
-pub use load::{ASYNC_TYPES, MODERATION_CATEGORIES, RATE_KEYS, SUPPORTED_TYPES};
+pub use load::MODERATION_CATEGORIES;
 pub use schema::{SCHEMA_ID, json_schema};
 
 /// A validated policy.

@@ -4,7 +4,9 @@ use std::fmt;
 
 use crate::{CheckRequest, SUPPORTED_VERSIONS};
 
-/// One problem with a request: where it is (a JSON pointer) and what is wrong.
+/// One problem with a document (a request, a policy, a config): where it
+/// is (a JSON pointer, `""` for the document itself) and what is wrong.
+/// Displayed as `pointer: message`, the document itself as `/`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     /// JSON pointer to the offending value, such as `/action/confidence`.
@@ -14,7 +16,8 @@ pub struct Problem {
 }
 
 impl Problem {
-    fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+    /// A problem at `pointer`.
+    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             pointer: pointer.into(),
             message: message.into(),

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use palisade_checks::{Guard, GuardError};
-use palisade_engine::{RequestError, default_replacement, new_id, parse_request};
+use palisade_engine::{RequestError, default_replacement, parse_request};
 use palisade_protocol::{Decision, DecisionKind};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
@@ -238,6 +238,11 @@ fn error_decision(id: String, e: &RequestError) -> Decision {
 
 fn answer(d: &Decision) -> String {
     json!({"event": DECISION_EVENT, "data": d}).to_string()
+}
+
+/// A fresh request id (UUID v7) for an answer to a request without one.
+fn new_id() -> String {
+    uuid::Uuid::now_v7().to_string()
 }
 
 #[cfg(test)]

@@ -63,22 +63,20 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Bytes;
 use axum::extract::State;
-use axum::extract::rejection::BytesRejection;
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use palisade_protocol::{
     Action, Agent, CheckRequest, Decision, DecisionKind, Finding, FindingAction, Object, Severity,
     Stage, Tool,
 };
-use serde::Serialize;
 use serde_json::Value;
 
+use crate::api::{ApiError, Authorized, Body};
 use crate::breaker::State as BreakerState;
-use crate::http::{api_key, auth_error, body_error, error, rate_limited};
-use crate::service::{AuthError, DecideError, Scope, Service};
+use crate::service::Service;
+use crate::wire::{
+    BreakerStatus, HostedCheckRequest, HostedCheckResponse, HostedSeverity, HostedViolation,
+};
 
 /// The dialect's routes.
 pub(crate) fn routes() -> Router<Arc<Service>> {
@@ -104,7 +102,7 @@ enum RequestProblem {
     /// A required field is absent.
     #[error("`{0}` is required")]
     Missing(&'static str),
-    /// A field has the wrong type or an empty value.
+    /// A field has an empty value.
     #[error("`{field}` must be {expected}")]
     Type {
         /// The field's path.
@@ -125,6 +123,12 @@ enum RequestProblem {
     Repeated(String),
 }
 
+impl From<RequestProblem> for ApiError {
+    fn from(e: RequestProblem) -> Self {
+        ApiError::invalid(e.to_string())
+    }
+}
+
 fn wrong(field: impl Into<String>, expected: &'static str) -> RequestProblem {
     RequestProblem::Type {
         field: field.into(),
@@ -132,19 +136,10 @@ fn wrong(field: impl Into<String>, expected: &'static str) -> RequestProblem {
     }
 }
 
-/// An optional string field: absent and `null` are `None`.
-fn opt_string(body: &Object, field: &'static str) -> Result<Option<String>, RequestProblem> {
-    match body.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(wrong(field, "a string")),
-    }
-}
-
 /// Reads a hosted request body.
 fn parse(body: &[u8]) -> Result<HostedCheck, RequestProblem> {
-    let value: Value =
-        serde_json::from_slice(body).map_err(|e| RequestProblem::NotJson(e.to_string()))?;
+    serde_json::from_slice::<serde::de::IgnoredAny>(body)
+        .map_err(|e| RequestProblem::NotJson(e.to_string()))?;
     // The guardrail and the agent may read different values of a repeated
     // key: refused anywhere in the body, as on every transport.
     if let Err(e) = std::str::from_utf8(body)
@@ -153,23 +148,36 @@ fn parse(body: &[u8]) -> Result<HostedCheck, RequestProblem> {
     {
         return Err(RequestProblem::Repeated(e));
     }
-    let Value::Object(body) = value else {
+    // A struct would also be read from an array of its members' values.
+    if body.trim_ascii_start().first() != Some(&b'{') {
         return Err(RequestProblem::NotJson(
             "found another JSON value".to_owned(),
         ));
-    };
-    let agent_id = match body.get("agent_id") {
-        None | Some(Value::Null) => return Err(RequestProblem::Missing("agent_id")),
-        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+    }
+    let de = &mut serde_json::Deserializer::from_slice(body);
+    let request: HostedCheckRequest = serde_path_to_error::deserialize(de).map_err(|e| {
+        let field = e.path().to_string();
+        match field.as_str() {
+            "." => RequestProblem::NotJson(e.inner().to_string()),
+            "agent_id" => wrong(field, "a non-empty string"),
+            "context" => wrong(field, "an object"),
+            "rules" => wrong(field, "an array of rule ids"),
+            _ => wrong(field, "a string"),
+        }
+    })?;
+    let HostedCheckRequest {
+        agent_id,
+        action,
+        action_type,
+        content,
+        context,
+        rules,
+        ..
+    } = request;
+    let agent_id = match agent_id {
+        None => return Err(RequestProblem::Missing("agent_id")),
+        Some(s) if !s.trim().is_empty() => s,
         Some(_) => return Err(wrong("agent_id", "a non-empty string")),
-    };
-    let action_type = opt_string(&body, "action_type")?;
-    let action = opt_string(&body, "action")?;
-    let content = opt_string(&body, "content")?;
-    let context = match body.get("context") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(o)) => Some(o.clone()),
-        Some(_) => return Err(wrong("context", "an object")),
     };
     if let Some(name) = context.as_ref().and_then(|c| c.get("tool_name")) {
         match name {
@@ -178,24 +186,12 @@ fn parse(body: &[u8]) -> Result<HostedCheck, RequestProblem> {
             _ => return Err(wrong("context.tool_name", "a non-empty string")),
         }
     }
-    let rules = match body.get("rules") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| match v {
-                Value::String(s) => Ok(s.clone()),
-                _ => Err(wrong(format!("rules[{i}]"), "a string")),
-            })
-            .collect::<Result<_, _>>()?,
-        Some(_) => return Err(wrong("rules", "an array of rule ids")),
-    };
     let check = HostedCheck {
         agent_id,
         action: action_type.or(action),
         content,
         context,
-        rules,
+        rules: rules.unwrap_or_default(),
     };
     if check.content.is_none() && check.action.is_none() && check.tool_name().is_none() {
         return Err(RequestProblem::Empty);
@@ -255,36 +251,15 @@ fn to_check_request(hosted: HostedCheck) -> CheckRequest {
     request
 }
 
-/// The hosted answer.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-struct HostedAnswer {
-    allowed: bool,
-    violations: Vec<HostedViolation>,
-    circuit_breaker_status: &'static str,
-    evaluated_rules: u32,
-    evaluation_ms: f64,
-    receipt_id: String,
-}
-
-/// One triggered rule.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-struct HostedViolation {
-    rule_id: String,
-    rule: String,
-    severity: &'static str,
-    message: String,
-    description: String,
-}
-
 /// The dialect's four severity levels.
-fn severity(s: Severity) -> &'static str {
+fn severity(s: Severity) -> HostedSeverity {
     match s {
-        Severity::Info => "info",
-        Severity::Low => "warning",
-        Severity::Medium | Severity::High => "error",
-        Severity::Critical => "critical",
+        Severity::Info => HostedSeverity::Info,
+        Severity::Low => HostedSeverity::Warning,
+        Severity::Medium | Severity::High => HostedSeverity::Error,
+        Severity::Critical => HostedSeverity::Critical,
         // A finer level added later reads as the strongest one below it.
-        _ => "error",
+        _ => HostedSeverity::Error,
     }
 }
 
@@ -307,7 +282,7 @@ fn violation(f: &Finding) -> HostedViolation {
 }
 
 /// The hosted answer of a decision, with the tenant's breaker state.
-fn to_answer(decision: &Decision, breaker: BreakerState) -> HostedAnswer {
+fn to_answer(decision: &Decision, breaker: BreakerState) -> HostedCheckResponse {
     let allowed = decision.decision == DecisionKind::Allow;
     let mut violations: Vec<HostedViolation> = decision
         .violations
@@ -342,16 +317,20 @@ fn to_answer(decision: &Decision, breaker: BreakerState) -> HostedAnswer {
             HostedViolation {
                 rule_id,
                 rule,
-                severity: "critical",
+                severity: HostedSeverity::Critical,
                 description: message.clone(),
                 message,
             },
         );
     }
-    HostedAnswer {
+    HostedCheckResponse {
         allowed,
         violations,
-        circuit_breaker_status: breaker.as_str(),
+        circuit_breaker_status: match breaker {
+            BreakerState::Open => BreakerStatus::Open,
+            BreakerState::HalfOpen => BreakerStatus::HalfOpen,
+            _ => BreakerStatus::Closed,
+        },
         evaluated_rules: decision.evaluated.unwrap_or(0),
         evaluation_ms: decision.duration_us.map_or(0.0, |us| us as f64 / 1000.0),
         receipt_id: decision
@@ -361,51 +340,11 @@ fn to_answer(decision: &Decision, breaker: BreakerState) -> HostedAnswer {
     }
 }
 
-/// Why a hosted check got no answer; each kind is its HTTP error.
-#[derive(Debug, thiserror::Error)]
-enum HostedError {
-    #[error(transparent)]
-    Auth(#[from] AuthError),
-    #[error("{0}")]
-    Body(BytesRejection),
-    #[error(transparent)]
-    Request(#[from] RequestProblem),
-    #[error(transparent)]
-    Decide(#[from] DecideError),
-}
-
-impl IntoResponse for HostedError {
-    fn into_response(self) -> Response {
-        match self {
-            HostedError::Auth(e) => auth_error(&e),
-            HostedError::Body(rejection) => body_error(&rejection),
-            HostedError::Request(e) => {
-                error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string())
-            }
-            HostedError::Decide(DecideError::RateLimited(limited)) => rate_limited(limited),
-            HostedError::Decide(DecideError::Request(e)) => {
-                error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string())
-            }
-            HostedError::Decide(e) => {
-                tracing::error!("{e}");
-                error(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "audit_unavailable",
-                    e.to_string(),
-                )
-            }
-        }
-    }
-}
-
 async fn check(
     State(service): State<Arc<Service>>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Result<axum::Json<HostedAnswer>, HostedError> {
-    let tenant = headers.get("x-tenant-id").and_then(|v| v.to_str().ok());
-    let caller = service.authorize(api_key(&headers), tenant, Scope::Check)?;
-    let raw = raw.map_err(HostedError::Body)?;
+    Authorized(caller, ..): Authorized,
+    Body(raw): Body,
+) -> Result<axum::Json<HostedCheckResponse>, ApiError> {
     let hosted = parse(&raw)?;
     let policy = caller.guard.engine().policy();
     unknown_rules(&hosted.rules, |id| {
@@ -601,8 +540,8 @@ mod tests {
             .push(finding("p", Severity::Critical, FindingAction::Redact));
         let a = to_answer(&d, BreakerState::HalfOpen);
         assert!(!a.allowed);
-        assert_eq!(a.violations[0].severity, "critical");
-        assert_eq!(a.circuit_breaker_status, "half_open");
+        assert_eq!(a.violations[0].severity, HostedSeverity::Critical);
+        assert_eq!(a.circuit_breaker_status, BreakerStatus::HalfOpen);
         assert_eq!(a.receipt_id, "r2");
 
         let d = Decision::allow("r3");
@@ -615,13 +554,13 @@ mod tests {
         let d = Decision::block("r", "guardrail.circuit_open", "the circuit breaker is open");
         let a = to_answer(&d, BreakerState::Open);
         assert!(!a.allowed);
-        assert_eq!(a.circuit_breaker_status, "open");
+        assert_eq!(a.circuit_breaker_status, BreakerStatus::Open);
         assert_eq!(
             a.violations,
             [HostedViolation {
                 rule_id: "circuit_breaker".to_owned(),
                 rule: "circuit breaker".to_owned(),
-                severity: "critical",
+                severity: HostedSeverity::Critical,
                 message: "the circuit breaker is open".to_owned(),
                 description: "the circuit breaker is open".to_owned(),
             }]
@@ -631,6 +570,10 @@ mod tests {
     #[test]
     fn every_severity_has_a_level() {
         let levels: Vec<_> = Severity::ALL.iter().map(|s| severity(*s)).collect();
-        assert_eq!(levels, ["info", "warning", "error", "error", "critical"]);
+        let wire: Vec<Value> = levels
+            .iter()
+            .map(|l| serde_json::to_value(l).unwrap())
+            .collect();
+        assert_eq!(wire, ["info", "warning", "error", "error", "critical"]);
     }
 }

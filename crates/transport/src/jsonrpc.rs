@@ -24,20 +24,19 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Bytes;
 use axum::extract::State;
-use axum::extract::rejection::BytesRejection;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use palisade_engine::{RequestError, parse_json, parse_request};
 use palisade_protocol::{CheckRequest, Decision};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use crate::api::{ApiError, Authorized, Body};
 use crate::dialect::cstp;
-use crate::http::{api_key, auth_error, body_error};
-use crate::service::{Caller, DecideError, RateLimited, Scope, Service};
+use crate::service::{Caller, DecideError, RateLimited, Service};
+use crate::wire::{JsonRpcError, JsonRpcErrorData, JsonRpcResponse, JsonRpcVersion};
 
 /// The JSON-RPC routes.
 pub(crate) fn routes() -> Router<Arc<Service>> {
@@ -93,12 +92,16 @@ impl RpcError {
         }
     }
 
-    fn data(&self) -> Option<Value> {
+    fn data(&self) -> Option<JsonRpcErrorData> {
         match self {
-            RpcError::InvalidParams { field, .. } if !field.is_empty() => {
-                Some(json!({ "field": field }))
-            }
-            RpcError::RateLimited(r) => Some(json!({ "retryAfterSecs": r.retry_after_secs })),
+            RpcError::InvalidParams { field, .. } if !field.is_empty() => Some(JsonRpcErrorData {
+                field: Some(field.clone()),
+                ..JsonRpcErrorData::default()
+            }),
+            RpcError::RateLimited(r) => Some(JsonRpcErrorData {
+                retry_after_secs: Some(r.retry_after_secs),
+                ..JsonRpcErrorData::default()
+            }),
             _ => None,
         }
     }
@@ -116,8 +119,8 @@ impl RpcError {
 impl From<cstp::InvalidParams> for RpcError {
     fn from(e: cstp::InvalidParams) -> Self {
         RpcError::InvalidParams {
-            field: e.field.to_owned(),
             message: e.to_string(),
+            field: e.field,
         }
     }
 }
@@ -127,61 +130,55 @@ impl From<DecideError> for RpcError {
         match e {
             DecideError::RateLimited(r) => RpcError::RateLimited(r),
             DecideError::Request(r) => RpcError::params(&r),
-            DecideError::Audit(message) => {
-                tracing::error!("{message}");
-                RpcError::EvaluationFailed(format!(
-                    "the audit record could not be written: {message}"
-                ))
+            other => {
+                tracing::error!("{other}");
+                RpcError::EvaluationFailed(other.to_string())
             }
         }
     }
 }
 
-/// A response object.
-#[derive(Debug, Serialize)]
+/// A response object, with what its HTTP response needs.
+#[derive(Debug)]
 struct Reply {
-    jsonrpc: &'static str,
-    id: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    result: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<ErrorObject>,
+    body: JsonRpcResponse,
     /// For the `Retry-After` header of the HTTP response.
-    #[serde(skip)]
     retry_after_secs: Option<u64>,
 }
 
-#[derive(Debug, Serialize)]
-struct ErrorObject {
-    code: i64,
-    message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    data: Option<Value>,
+impl Serialize for Reply {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.body.serialize(serializer)
+    }
 }
 
 impl Reply {
     fn new(id: Value, outcome: Result<Value, RpcError>) -> Self {
         match outcome {
             Ok(result) => Reply {
-                jsonrpc: "2.0",
-                id,
-                result: Some(result),
-                error: None,
+                body: JsonRpcResponse {
+                    jsonrpc: JsonRpcVersion::V2,
+                    id,
+                    result: Some(result),
+                    error: None,
+                },
                 retry_after_secs: None,
             },
             Err(e) => Reply {
-                jsonrpc: "2.0",
-                id,
-                result: None,
                 retry_after_secs: match &e {
                     RpcError::RateLimited(r) => Some(r.retry_after_secs),
                     _ => None,
                 },
-                error: Some(ErrorObject {
-                    code: e.code(),
-                    message: e.to_string(),
-                    data: e.data(),
-                }),
+                body: JsonRpcResponse {
+                    jsonrpc: JsonRpcVersion::V2,
+                    id,
+                    result: None,
+                    error: Some(JsonRpcError {
+                        code: e.code(),
+                        message: e.to_string(),
+                        data: e.data(),
+                    }),
+                },
             },
         }
     }
@@ -313,16 +310,12 @@ fn repeated_key(text: &str) -> Option<RpcError> {
 
 async fn handle(
     State(service): State<Arc<Service>>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
+    Authorized(caller, ..): Authorized,
+    body: Result<Body, ApiError>,
 ) -> Response {
-    let caller = match authorize(&service, &headers) {
-        Ok(c) => c,
-        Err(r) => return *r,
-    };
-    let raw = match raw {
-        Ok(b) => b,
-        Err(rejection) => return body_error(&rejection),
+    let raw = match body {
+        Ok(Body(b)) => b,
+        Err(e) => return e.into_response(),
     };
     let value: Value = match serde_json::from_slice(&raw) {
         Ok(v) => v,
@@ -401,20 +394,18 @@ fn with_retry_after(mut response: Response, secs: Option<u64>) -> Response {
     response
 }
 
-/// The caller, or the 401/403 every endpoint answers.
-fn authorize(service: &Service, headers: &HeaderMap) -> Result<Caller, Box<Response>> {
-    let tenant = headers.get("x-tenant-id").and_then(|v| v.to_str().ok());
-    service
-        .authorize(api_key(headers), tenant, Scope::Check)
-        .map_err(|e| Box::new(auth_error(&e)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    use serde_json::json;
+
     fn reply_json(reply: &Reply) -> Value {
         serde_json::to_value(reply).unwrap()
+    }
+
+    fn data(e: &RpcError) -> Option<Value> {
+        e.data().map(|d| serde_json::to_value(d).unwrap())
     }
 
     #[test]
@@ -482,7 +473,7 @@ mod tests {
     fn v1_params_errors_name_the_field() {
         let e = v1_request(Some(&json!({"tool": {"name": 5}}))).unwrap_err();
         assert_eq!(e.code(), -32602);
-        assert_eq!(e.data(), Some(json!({"field": "/tool/name"})));
+        assert_eq!(data(&e), Some(json!({"field": "/tool/name"})));
         assert!(e.to_string().contains("/tool/name"), "{e}");
         for p in [None, Some(json!([1]))] {
             assert_eq!(v1_request(p.as_ref()).unwrap_err().code(), -32602);
@@ -497,7 +488,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(e.code(), -32602);
-        assert_eq!(e.data(), None, "the params object itself");
+        assert_eq!(data(&e), None, "the params object itself");
         assert!(
             e.to_string().contains("`content` appears more than once"),
             "{e}"
@@ -506,7 +497,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"tool":{"name":"t","arguments":{"q":1,"q":2}}}}"#,
         )
         .unwrap();
-        assert_eq!(e.data(), Some(json!({"field": "/tool/arguments"})));
+        assert_eq!(data(&e), Some(json!({"field": "/tool/arguments"})));
         let e = repeated_key(r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#).unwrap();
         assert_eq!(e.code(), -32600);
         assert!(repeated_key(r#"{"jsonrpc":"2.0","id":1,"method":"m"}"#).is_none());

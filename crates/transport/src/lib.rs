@@ -26,6 +26,8 @@
 //! # Ok(()) }
 //! ```
 
+#[cfg(feature = "http")]
+mod api;
 pub mod breaker;
 #[cfg(feature = "events")]
 pub mod events;
@@ -51,6 +53,7 @@ mod openapi;
 pub mod service;
 #[cfg(feature = "http")]
 mod stream;
+pub mod wire;
 
 pub use service::{
     AuthError, Caller, DEFAULT_TENANT, DecideError, RateLimited, Scope, Service, StartError,

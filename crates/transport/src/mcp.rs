@@ -24,11 +24,11 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use palisade_engine::parse_request;
-use palisade_protocol::{Action, Agent, CheckRequest, Decision, Stakes};
+use palisade_protocol::{CheckRequest, Decision};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -40,8 +40,10 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
 
-use crate::http::{api_key, auth_error};
+use crate::api::{ApiError, authorize, authorize_as, tenant_header};
+use crate::dialect::cstp;
 use crate::service::{Caller, DecideError, Scope, Service};
+use crate::wire::{CheckActionArguments, ErrorCode};
 
 /// The tool that decides a v1 request.
 const CHECK: &str = "check";
@@ -159,31 +161,19 @@ pub(crate) fn routes() -> Router<Arc<Service>> {
 async fn endpoint(State(service): State<Arc<Service>>, request: Request) -> Response {
     if request.method() != Method::POST {
         // Stateless: no event stream to GET, no session to DELETE.
-        let mut response = crate::http::error(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "method_not_allowed",
-            "the MCP endpoint is stateless and takes only POST",
-        );
-        response
-            .headers_mut()
-            .insert(header::ALLOW, header::HeaderValue::from_static("POST"));
-        return response;
+        return ApiError::MethodNotAllowed {
+            message: "the MCP endpoint is stateless and takes only POST",
+            allow: Some("POST"),
+        }
+        .into_response();
     }
     let (mut parts, body) = request.into_parts();
-    if let Err(e) = service.authorize(
-        api_key(&parts.headers),
-        tenant_header(&parts.headers),
-        Scope::Check,
-    ) {
-        return auth_error(&e);
+    if let Err(e) = authorize(&service, &parts.headers, Scope::Check) {
+        return e.into_response();
     }
     let limit = service.config().limits.max_body_bytes;
     let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
-        return crate::http::error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
-            "the request body is over the service's limit (limits.max_body_bytes)",
-        );
+        return ApiError::too_large().into_response();
     };
     // A message with a repeated key is answered here, before rmcp reads it.
     if let Some(refused) = std::str::from_utf8(&bytes).ok().and_then(refusal) {
@@ -227,13 +217,13 @@ async fn json_rejection(response: Response) -> Response {
         return response;
     }
     let code = match status {
-        StatusCode::BAD_REQUEST => "bad_request",
-        StatusCode::FORBIDDEN => "forbidden",
-        StatusCode::NOT_ACCEPTABLE => "not_acceptable",
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
-        StatusCode::PAYLOAD_TOO_LARGE => "payload_too_large",
-        s if s.is_server_error() => "internal",
-        _ => "mcp_rejected",
+        StatusCode::BAD_REQUEST => ErrorCode::BadRequest,
+        StatusCode::FORBIDDEN => ErrorCode::Forbidden,
+        StatusCode::NOT_ACCEPTABLE => ErrorCode::NotAcceptable,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ErrorCode::UnsupportedMediaType,
+        StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::PayloadTooLarge,
+        s if s.is_server_error() => ErrorCode::Internal,
+        _ => ErrorCode::McpRejected,
     };
     let text = axum::body::to_bytes(response.into_body(), 64 * 1024)
         .await
@@ -244,7 +234,12 @@ async fn json_rejection(response: Response) -> Response {
     } else {
         text
     };
-    crate::http::error(status, code, message)
+    ApiError::Other {
+        status,
+        code,
+        message,
+    }
+    .into_response()
 }
 
 /// rmcp's settings for one request: stateless JSON answers; the `Host`
@@ -267,10 +262,6 @@ fn http_config(service: &Service, limit: usize) -> StreamableHttpServerConfig {
         }
     }
     config.with_allowed_hosts(hosts)
-}
-
-fn tenant_header(headers: &HeaderMap) -> Option<&str> {
-    headers.get("x-tenant-id").and_then(|v| v.to_str().ok())
 }
 
 /// Where the tools find the service and the caller.
@@ -320,8 +311,7 @@ impl Tools {
                         "the arguments name tenant `{asked}` but `X-Tenant-ID` is `{header}`"
                     ));
                 }
-                let caller = service
-                    .authorize(api_key(&parts.headers), header.or(asked), Scope::Check)
+                let caller = authorize_as(&service, &parts.headers, header.or(asked), Scope::Check)
                     .map_err(|e| e.to_string())?;
                 Ok((service, caller))
             }
@@ -425,189 +415,64 @@ fn tool_error(message: String) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(message)])
 }
 
+/// The tools' input schemas, generated from the types they read
+/// (`cargo xtask schemas` writes them; a stale copy fails its `--check`).
+const TOOL_SCHEMAS: &str = include_str!("../mcp-tools.json");
+
 /// The two tools with their input schemas.
 fn tools() -> Vec<Tool> {
-    vec![
-        Tool::new(
-            CHECK,
-            "Decide a v1 check request: a prompt (stage input), a model answer (output), \
-             a tool call (tool_use), a tool result (tool_output) or an intended action \
-             (action). Answers the decision: allow, block, ask or modify, with the \
-             violations and warnings that explain it.",
-            object(check_schema()),
-        ),
-        Tool::new(
-            CHECK_ACTION,
-            "Check an intended action against the guardrails (CSTP checkGuardrails). \
-             Answers {allowed, violations, warnings, evaluated, evaluatedAt} with entries \
-             {guardrailId, name, message, severity: block|warn, suggestion}.",
-            object(check_action_schema()),
-        ),
-    ]
-}
-
-fn object(value: Value) -> Arc<JsonObject> {
-    match value {
-        Value::Object(map) => Arc::new(map),
-        _ => Arc::new(JsonObject::new()),
-    }
-}
-
-fn check_schema() -> Value {
-    let string = json!({"type": "string"});
-    json!({
-        "type": "object",
-        "description": "A v1 check request (camelCase); every member is optional, which matter depends on the stage",
-        "properties": {
-            "protocolVersion": {"type": "string", "enum": ["1"]},
-            "requestId": {"type": "string", "description": "echoed in the decision"},
-            "stage": {"type": "string", "enum": ["input", "output", "tool_use", "tool_output", "action"]},
-            "tenant": string,
-            "sessionId": string,
-            "agent": {
-                "type": "object",
-                "properties": {"id": string, "name": string, "url": string, "version": string}
-            },
-            "caller": {
-                "type": "object",
-                "properties": {"extensionId": string, "extensionVersion": string}
-            },
-            "content": {"type": "string", "description": "text to evaluate"},
-            "tool": {
-                "type": "object",
-                "properties": {
-                    "name": string,
-                    "arguments": {"description": "any JSON"},
-                    "callId": string,
-                    "output": {"description": "any JSON, for stage tool_output"},
-                    "error": string
-                },
-                "required": ["name"]
-            },
-            "action": {
-                "type": "object",
-                "properties": {
-                    "operation": string,
-                    "resource": {
-                        "type": "object",
-                        "properties": {
-                            "kind": {"type": "string", "enum": ["file", "process", "network", "custom"]},
-                            "type": string,
-                            "uri": string
-                        },
-                        "required": ["kind"]
-                    },
-                    "targets": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "properties": {"uri": string, "metadata": {"type": "object"}},
-                            "required": ["uri"]
-                        }
-                    },
-                    "description": string,
-                    "category": string,
-                    "stakes": {"type": "string", "enum": ["low", "medium", "high", "critical"]},
-                    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-                    "attributes": {"type": "object"}
-                }
-            },
-            "context": {"type": "object", "description": "free-form; cwd and workspaceRoot matter for path checks"},
-            "checks": {"type": "array", "items": string, "description": "evaluate only these check ids"},
-            "options": {
-                "type": "object",
-                "properties": {
-                    "interactive": {"type": "boolean"},
-                    "timeoutMs": {"type": "integer", "minimum": 0}
-                }
-            }
-        }
-    })
-}
-
-fn check_action_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "description": {"type": "string", "minLength": 1, "description": "what the agent wants to do"},
-            "category": {"type": "string", "description": "the decision's category"},
-            "stakes": {"type": "string", "enum": ["low", "medium", "high", "critical"], "default": "medium"},
-            "confidence": {"type": "number", "minimum": 0, "maximum": 1, "description": "the agent's confidence"},
-            "context": {"type": "object", "description": "facts for the evaluation (affectsProduction, codeReviewCompleted, …)"},
-            "agent": {
-                "type": "object",
-                "properties": {"id": {"type": "string"}, "url": {"type": "string"}}
-            }
-        },
-        "required": ["description"]
-    })
+    static TOOLS: std::sync::OnceLock<Vec<Tool>> = std::sync::OnceLock::new();
+    TOOLS
+        .get_or_init(|| {
+            let schemas: Map<String, Value> =
+                serde_json::from_str(TOOL_SCHEMAS).unwrap_or_default();
+            let schema = |name: &str| match schemas.get(name) {
+                Some(Value::Object(map)) => Arc::new(map.clone()),
+                _ => Arc::new(JsonObject::new()),
+            };
+            vec![
+                Tool::new(
+                    CHECK,
+                    "Decide a v1 check request: a prompt (stage input), a model answer (output), \
+                     a tool call (tool_use), a tool result (tool_output) or an intended action \
+                     (action). Answers the decision: allow, block, ask or modify, with the \
+                     violations and warnings that explain it.",
+                    schema(CHECK),
+                ),
+                Tool::new(
+                    CHECK_ACTION,
+                    "Check an intended action against the guardrails (CSTP checkGuardrails). \
+                     Answers {allowed, violations, warnings, evaluated, evaluatedAt} with entries \
+                     {guardrailId, name, message, severity: block|warn, suggestion}.",
+                    schema(CHECK_ACTION),
+                ),
+            ]
+        })
+        .clone()
 }
 
 /// The v1 `action` request of `check_action`'s arguments: the action's
 /// description, category, stakes and confidence in `action`, its context as
 /// the request context. Errors name the argument.
 fn action_request(arguments: &JsonObject) -> Result<CheckRequest, String> {
-    let description = match arguments.get("description") {
-        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
-        Some(Value::String(_)) => return Err("`description` must not be empty".into()),
-        None | Some(Value::Null) => return Err("`description` is required".into()),
-        Some(_) => return Err("`description` must be a string".into()),
-    };
-    let mut action = Action::described(description);
-    if let Some(category) = optional_string(arguments, "category")? {
-        action = action.with_category(category);
-    }
-    if let Some(stakes) = optional_string(arguments, "stakes")? {
-        let stakes = Stakes::from_wire(&stakes).ok_or_else(|| {
-            format!("`stakes` must be one of low, medium, high, critical, not `{stakes}`")
+    let arguments: CheckActionArguments = cstp::read(&Value::Object(arguments.clone()), "")
+        .map_err(|e| match e.field.strip_prefix("agent.") {
+            Some(member) => format!("`agent`: `{member}` {}", e.message),
+            None => e.to_string(),
         })?;
-        action = action.with_stakes(stakes);
-    }
-    match arguments.get("confidence") {
-        None | Some(Value::Null) => {}
-        Some(Value::Number(n)) => match n.as_f64() {
-            Some(c) if (0.0..=1.0).contains(&c) => action = action.with_confidence(c),
-            _ => return Err(format!("`confidence` must be between 0 and 1, not {n}")),
-        },
-        Some(_) => return Err("`confidence` must be a number between 0 and 1".into()),
-    }
-    let mut request = CheckRequest::action(action);
-    match arguments.get("context") {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(context)) => request.context = Some(context.clone()),
-        Some(_) => return Err("`context` must be an object".into()),
-    }
-    match arguments.get("agent") {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(agent)) => {
-            request.agent = Some(Agent {
-                id: optional_string(agent, "id").map_err(|e| format!("`agent`: {e}"))?,
-                url: optional_string(agent, "url").map_err(|e| format!("`agent`: {e}"))?,
-                ..Agent::default()
-            });
-        }
-        Some(_) => return Err("`agent` must be an object with `id` and `url`".into()),
-    }
-    Ok(request)
+    let (action, agent) = arguments.into_parts();
+    cstp::action_request(action, agent, None, "").map_err(|e| e.to_string())
 }
 
-fn optional_string(object: &Map<String, Value>, name: &str) -> Result<Option<String>, String> {
-    match object.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(format!("`{name}` must be a string")),
-    }
-}
-
-/// The CSTP result of a decision ([`crate::dialect::cstp::result`], the
-/// same mapping JSON-RPC's `cstp.checkGuardrails` answers with).
+/// The CSTP result of a decision ([`cstp::result`], the same mapping
+/// JSON-RPC's `cstp.checkGuardrails` answers with).
 fn cstp_result(decision: &Decision) -> Value {
-    serde_json::to_value(crate::dialect::cstp::result(decision)).unwrap_or(Value::Null)
+    serde_json::to_value(cstp::result(decision)).unwrap_or(Value::Null)
 }
 
 #[cfg(test)]
 mod tests {
-    use palisade_protocol::Stage;
+    use palisade_protocol::{Stage, Stakes};
 
     use super::*;
 

@@ -5,9 +5,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use palisade_checks::audit::{AuditSink, JsonlAudit};
+use palisade_checks::GuardError;
+use palisade_checks::audit::{AuditError, AuditSink, JsonlAudit};
 use palisade_checks::{Guard, ServiceConfig};
 use palisade_engine::Engine;
+use palisade_protocol::{CheckRequest, Decision, DecisionKind, Stage};
 use sha2::{Digest, Sha256};
 
 use crate::breaker::{Breaker, State as BreakerState};
@@ -118,7 +120,20 @@ pub enum DecideError {
     /// The audit record could not be written: the decision must not be
     /// answered.
     #[error("the audit record could not be written: {0}")]
-    Audit(String),
+    Audit(#[source] AuditError),
+    /// The guard gave no decision for another reason.
+    #[error(transparent)]
+    Guard(GuardError),
+}
+
+impl DecideError {
+    fn from_guard(e: GuardError) -> Self {
+        match e {
+            GuardError::Request(r) => DecideError::Request(r),
+            GuardError::Audit(a) => DecideError::Audit(a),
+            other => DecideError::Guard(other),
+        }
+    }
 }
 
 /// The service: tenants with their guards, keys, audit log.
@@ -254,17 +269,20 @@ impl Service {
         &self,
         tenant: &str,
         limit: usize,
-    ) -> Option<Result<Vec<serde_json::Value>, String>> {
+    ) -> Option<Result<Vec<serde_json::Map<String, serde_json::Value>>, String>> {
         let path = self.config.audit.as_ref()?.path.clone();
         let tenant = tenant.to_owned();
-        let read =
-            tokio::task::spawn_blocking(move || -> Result<Vec<serde_json::Value>, String> {
+        let read = tokio::task::spawn_blocking(
+            move || -> Result<Vec<serde_json::Map<String, serde_json::Value>>, String> {
                 let text = std::fs::read_to_string(&path)
                     .map_err(|e| format!("cannot read the audit log `{}`: {e}", path.display()))?;
-                let mut out: std::collections::VecDeque<serde_json::Value> =
-                    std::collections::VecDeque::new();
+                let mut out: std::collections::VecDeque<
+                    serde_json::Map<String, serde_json::Value>,
+                > = std::collections::VecDeque::new();
                 for line in text.lines() {
-                    let Ok(record) = serde_json::from_str::<serde_json::Value>(line) else {
+                    let Ok(record) =
+                        serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(line)
+                    else {
                         continue;
                     };
                     if record.get("tenant").and_then(serde_json::Value::as_str)
@@ -277,8 +295,9 @@ impl Service {
                     }
                 }
                 Ok(out.into())
-            })
-            .await;
+            },
+        )
+        .await;
         Some(read.unwrap_or_else(|e| Err(e.to_string())))
     }
 
@@ -311,18 +330,22 @@ impl Service {
     }
 
     /// Counts a decision made outside [`Service::decide`] (a streamed
-    /// answer's final one) in the tenant's circuit breaker.
-    pub fn count_decision(
+    /// answer's final one) in the metrics and the tenant's circuit breaker.
+    pub(crate) fn count_decision(
         &self,
         tenant: &str,
-        decision: &palisade_protocol::Decision,
+        stage: Stage,
+        decision: &Decision,
         took: std::time::Duration,
     ) {
-        self.metrics
-            .decision(tenant, palisade_protocol::Stage::Output, decision, took);
-        if let Some(b) = self.tenants.get(tenant).and_then(|t| t.breaker.as_ref()) {
-            b.record(decision.decision == palisade_protocol::DecisionKind::Block);
+        self.metrics.decision(tenant, stage, decision, took);
+        if let Some(b) = self.breaker(tenant) {
+            b.record(decision.decision == DecisionKind::Block);
         }
+    }
+
+    fn breaker(&self, tenant: &str) -> Option<&Breaker> {
+        self.tenants.get(tenant).and_then(|t| t.breaker.as_ref())
     }
 
     /// Decides a request for a caller: its rate limit, its tenant's
@@ -330,66 +353,18 @@ impl Service {
     pub async fn decide(
         &self,
         caller: &Caller,
-        request: &palisade_protocol::CheckRequest,
-    ) -> Result<palisade_protocol::Decision, DecideError> {
+        request: &CheckRequest,
+    ) -> Result<Decision, DecideError> {
         let started = std::time::Instant::now();
-        let agent = request.agent.as_ref().and_then(|a| a.id.as_deref());
-        self.admit(&caller.tenant, agent)?;
-        let breaker = self
-            .tenants
-            .get(&caller.tenant)
-            .and_then(|t| t.breaker.as_ref());
-        if let Some(b) = breaker
-            && let Err(left) = b.admit()
-        {
-            request
-                .validate()
-                .map_err(palisade_engine::RequestError::Invalid)?;
-            let id = request
-                .request_id
-                .clone()
-                .unwrap_or_else(palisade_engine::new_id);
-            let mut d = palisade_protocol::Decision::block(
-                id,
-                "guardrail.circuit_open",
-                format!(
-                    "the circuit breaker of tenant `{}` is open: too many requests were blocked; \
-                     requests are blocked for {left} s more",
-                    caller.tenant
-                ),
-            );
-            d.replacement =
-                Some(palisade_engine::default_replacement(request.effective_stage()).to_owned());
-            d.evaluated = Some(0);
-            d.mode = Some(caller.guard.engine().policy().mode());
-            d.provider = Some(palisade_protocol::Provider::palisade());
-            d.duration_us = Some(started.elapsed().as_micros() as u64);
-            d.evaluated_at = Some(palisade_engine::rfc3339(std::time::SystemTime::now()));
-            caller
-                .guard
-                .audit(Some(&caller.tenant), request, &mut d)
-                .await
-                .map_err(|e| DecideError::Audit(e.to_string()))?;
-            self.metrics.decision(
-                &caller.tenant,
-                request.effective_stage(),
-                &d,
-                started.elapsed(),
-            );
-            return Ok(d);
+        if let Some(refused) = self.admission(caller, request).await? {
+            return Ok(refused);
         }
         let decision = caller
             .guard
             .check_for(Some(&caller.tenant), request)
             .await
-            .map_err(|e| match e {
-                palisade_checks::GuardError::Request(r) => DecideError::Request(r),
-                other => DecideError::Audit(other.to_string()),
-            })?;
-        if let Some(b) = breaker {
-            b.record(decision.decision == palisade_protocol::DecisionKind::Block);
-        }
-        self.metrics.decision(
+            .map_err(DecideError::from_guard)?;
+        self.count_decision(
             &caller.tenant,
             request.effective_stage(),
             &decision,
@@ -398,9 +373,47 @@ impl Service {
         Ok(decision)
     }
 
+    /// The admission sequence every decision goes through, streamed ones
+    /// included: the (tenant, agent) rate limit, then the tenant's circuit
+    /// breaker. `Some` when the breaker is open: its refusal, built by the
+    /// engine and audited; `None` when the guard may decide.
+    pub(crate) async fn admission(
+        &self,
+        caller: &Caller,
+        request: &CheckRequest,
+    ) -> Result<Option<Decision>, DecideError> {
+        let started = std::time::Instant::now();
+        let agent = request.agent.as_ref().and_then(|a| a.id.as_deref());
+        self.admit(&caller.tenant, agent)?;
+        let Some(Err(left)) = self.breaker(&caller.tenant).map(Breaker::admit) else {
+            return Ok(None);
+        };
+        let mut refused = caller.guard.engine().refuse(
+            request,
+            "guardrail.circuit_open",
+            format!(
+                "the circuit breaker of tenant `{}` is open: too many requests were blocked; \
+                 requests are blocked for {left} s more",
+                caller.tenant
+            ),
+        )?;
+        caller
+            .guard
+            .audit(Some(&caller.tenant), request, &mut refused)
+            .await
+            .map_err(DecideError::Audit)?;
+        self.metrics.decision(
+            &caller.tenant,
+            request.effective_stage(),
+            &refused,
+            started.elapsed(),
+        );
+        Ok(Some(refused))
+    }
+
     /// Takes one request from the (tenant, agent) bucket of `rate_limits`
     /// (requests without an agent share the tenant's anonymous bucket).
-    pub fn admit(&self, tenant: &str, agent: Option<&str>) -> Result<(), RateLimited> {
+    fn admit(&self, tenant: &str, agent: Option<&str>) -> Result<(), RateLimited> {
         match &self.limiter {
             None => Ok(()),
             Some(l) => l.take(tenant, agent.unwrap_or("")).inspect_err(|_| {
@@ -477,11 +490,18 @@ impl Service {
         })
     }
 
+    /// The guard of `tenant` (the default tenant when `None`): its current
+    /// policy, for a transport that serves one tenant in-process (the
+    /// event stream of `palisade events`). `None` for an unknown tenant.
+    pub fn guard(&self, tenant: Option<&str>) -> Option<Arc<Guard>> {
+        self.local(tenant).ok().map(|caller| caller.guard)
+    }
+
     /// The caller of a local transport (`palisade events`, MCP over stdio):
     /// the process on the other end of the pipes started the service, so no
     /// key is asked for; it speaks for `tenant` (the default tenant when
     /// `None`).
-    pub fn local(&self, tenant: Option<&str>) -> Result<Caller, AuthError> {
+    pub(crate) fn local(&self, tenant: Option<&str>) -> Result<Caller, AuthError> {
         let tenant = tenant.unwrap_or(DEFAULT_TENANT);
         let t = self
             .tenants

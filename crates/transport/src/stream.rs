@@ -11,110 +11,91 @@ use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use palisade_engine::parse_request;
-use palisade_protocol::{Decision, Stage};
-use serde::Deserialize;
-use tokio::sync::mpsc;
+use palisade_protocol::{CheckRequest, Decision, Stage};
+use tokio::sync::{mpsc, oneshot};
 
-use crate::breaker::State as BreakerState;
-use crate::http::{authorize_headers, decide_error, error, rate_limited};
-use crate::service::{Caller, Scope, Service};
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Delta {
-    delta: String,
-}
+use crate::api::{ApiError, Authorized};
+use crate::service::{Caller, Service};
+use crate::wire::StreamDelta;
 
 /// The handler.
 pub(crate) async fn check_stream(
     State(service): State<Arc<Service>>,
-    headers: HeaderMap,
+    Authorized(caller, ..): Authorized,
     body: Body,
-) -> Response {
-    let caller = match authorize_headers(&service, &headers, Scope::Check) {
-        Ok(c) => c,
-        Err(r) => return *r,
-    };
+) -> Result<Response, ApiError> {
     let limit = service.config().limits.max_body_bytes;
     let mut lines = Lines::new(body, limit);
     // The first line: the request.
-    let first = match lines.next().await {
-        Ok(Some(line)) => line,
-        Ok(None) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                "invalid_request",
-                "the body is empty: its first line is a CheckRequest",
-            );
-        }
-        Err(r) => return *r,
-    };
-    let mut request = match std::str::from_utf8(&first)
+    let first = lines
+        .next()
+        .await?
+        .ok_or_else(|| ApiError::invalid("the body is empty: its first line is a CheckRequest"))?;
+    let mut request = std::str::from_utf8(&first)
         .map_err(|_| "the first line is not UTF-8".to_owned())
         .and_then(|t| parse_request(t).map_err(|e| e.to_string()))
-    {
-        Ok(r) => r,
-        Err(e) => return error(StatusCode::BAD_REQUEST, "invalid_request", e),
-    };
+        .map_err(ApiError::Invalid)?;
     if request.stage.is_none() {
         request.stage = Some(Stage::Output);
     }
     if request.effective_stage() != Stage::Output {
-        return error(
-            StatusCode::BAD_REQUEST,
-            "invalid_request",
+        return Err(ApiError::invalid(
             "/stage: a streamed check is of stage `output`",
-        );
+        ));
     }
-    let agent = request.agent.as_ref().and_then(|a| a.id.clone());
-    if let Err(limited) = service.admit(&caller.tenant, agent.as_deref()) {
-        return rate_limited(limited);
+    // The same admission as a single check: rate limit, circuit breaker.
+    if let Some(mut refused) = service.admission(&caller, &request).await? {
+        refused.is_final = Some(true);
+        return Ok(ndjson(Body::from(line_of(&refused))));
     }
-    if service.breaker_state(&caller.tenant) == BreakerState::Open {
-        // One final decision: the breaker's.
-        return match service.decide(&caller, &request).await {
-            Ok(mut d) => {
-                d.is_final = Some(true);
-                ndjson(Body::from(line_of(&d)))
-            }
-            Err(e) => decide_error(e),
-        };
-    }
-    if let Err(e) = caller.guard.engine().stream(&request) {
-        return error(StatusCode::BAD_REQUEST, "invalid_request", e.to_string());
-    }
+    // The guard's stream is built once, in the task that feeds it; the
+    // answer starts only once it is known to be valid.
     let (tx, rx) = mpsc::channel::<Bytes>(16);
-    tokio::spawn(run(service, caller, request, lines, tx));
+    let (opened, started) = oneshot::channel();
+    tokio::spawn(run(service, caller, request, lines, tx, opened));
+    match started.await {
+        Ok(Ok(())) => {}
+        Ok(Err(invalid)) => return Err(invalid),
+        Err(_) => return Err(ApiError::invalid("the stream could not be started")),
+    }
     let body = futures::stream::unfold(rx, |mut rx| async move {
         rx.recv()
             .await
             .map(|b| (Ok::<Bytes, std::io::Error>(b), rx))
     });
-    ndjson(Body::from_stream(body))
+    Ok(ndjson(Body::from_stream(body)))
 }
 
-/// Feeds the deltas to the guard's stream and sends decision lines.
+/// Opens the guard's stream (saying on `opened` whether the request makes
+/// one), feeds it the deltas and sends decision lines.
 async fn run(
     service: Arc<Service>,
     caller: Caller,
-    request: palisade_protocol::CheckRequest,
+    request: CheckRequest,
     mut lines: Lines,
     tx: mpsc::Sender<Bytes>,
+    opened: oneshot::Sender<Result<(), ApiError>>,
 ) {
-    let guard = caller.guard.clone();
-    let Ok(mut stream) = guard.stream(Some(&caller.tenant), &request) else {
-        return;
+    let mut stream = match caller.guard.stream(Some(&caller.tenant), &request) {
+        Ok(stream) => {
+            let _ = opened.send(Ok(()));
+            stream
+        }
+        Err(e) => {
+            let _ = opened.send(Err(ApiError::invalid(e.to_string())));
+            return;
+        }
     };
     loop {
         if stream.is_blocked() {
             break;
         }
         let delta = match lines.next().await {
-            Ok(Some(line)) => serde_json::from_slice::<Delta>(&line)
+            Ok(Some(line)) => serde_json::from_slice::<StreamDelta>(&line)
                 .map(|d| d.delta)
                 .map_err(|e| {
                     format!("a line after the first must be {{\"delta\": \"<text>\"}}: {e}")
@@ -128,11 +109,7 @@ async fn run(
             Ok(delta) => delta,
             // A line that is not a delta ends the stream with an error line.
             Err(message) => {
-                let id = request
-                    .request_id
-                    .clone()
-                    .unwrap_or_else(palisade_engine::new_id);
-                let d = Decision::error(id, "request.malformed", message);
+                let d = Decision::error(request_id(&request), "request.malformed", message);
                 let _ = tx.send(Bytes::from(line_of(&d))).await;
                 return;
             }
@@ -146,23 +123,24 @@ async fn run(
     let started = std::time::Instant::now();
     match stream.finish().await {
         Ok(d) => {
-            service.count_decision(&caller.tenant, &d, started.elapsed());
+            service.count_decision(&caller.tenant, Stage::Output, &d, started.elapsed());
             let _ = tx.send(Bytes::from(line_of(&d))).await;
         }
         Err(e) => {
             // No final decision without its audit record.
             tracing::error!("{e}");
-            let d = Decision::error(
-                request
-                    .request_id
-                    .clone()
-                    .unwrap_or_else(palisade_engine::new_id),
-                "audit.unavailable",
-                e.to_string(),
-            );
+            let d = Decision::error(request_id(&request), "audit.unavailable", e.to_string());
             let _ = tx.send(Bytes::from(line_of(&d))).await;
         }
     }
+}
+
+/// The request's id for an error line: its own, else a new one.
+fn request_id(request: &CheckRequest) -> String {
+    request
+        .request_id
+        .clone()
+        .unwrap_or_else(|| uuid::Uuid::now_v7().to_string())
 }
 
 fn ndjson(body: Body) -> Response {
@@ -201,7 +179,7 @@ impl Lines {
     }
 
     /// The next non-empty line (without its `\n`), `None` at the end.
-    async fn next(&mut self) -> Result<Option<Vec<u8>>, Box<Response>> {
+    async fn next(&mut self) -> Result<Option<Vec<u8>>, ApiError> {
         loop {
             if let Some(i) = self.buf.iter().position(|&b| b == b'\n') {
                 let mut line: Vec<u8> = self.buf.drain(..=i).collect();
@@ -224,20 +202,15 @@ impl Lines {
                 Some(Ok(chunk)) => {
                     self.read += chunk.len();
                     if self.read > self.limit {
-                        return Err(Box::new(error(
-                            StatusCode::PAYLOAD_TOO_LARGE,
-                            "payload_too_large",
-                            "the request body is over the service's limit (limits.max_body_bytes)",
-                        )));
+                        return Err(ApiError::too_large());
                     }
                     self.buf.extend_from_slice(&chunk);
                 }
                 Some(Err(e)) => {
-                    return Err(Box::new(error(
-                        StatusCode::BAD_REQUEST,
-                        "bad_request",
-                        format!("the body could not be read: {e}"),
-                    )));
+                    return Err(ApiError::Body {
+                        status: StatusCode::BAD_REQUEST,
+                        message: format!("the body could not be read: {e}"),
+                    });
                 }
                 None => self.done = true,
             }

@@ -226,3 +226,148 @@ async fn the_service_answers_exactly_the_documented_routes() {
     }
     assert_eq!(status(&server, "get", "/v1/nothing-here").await, 404);
 }
+
+/// A validator of the document's component `name`.
+fn component(doc: &Value, name: &str) -> jsonschema::Validator {
+    let schema = serde_json::json!({
+        "$ref": format!("#/components/schemas/{name}"),
+        "components": doc["components"],
+    });
+    jsonschema::draft202012::new(&schema).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// Checks `instance` against the component `name`, naming every mismatch.
+fn conforms(doc: &Value, name: &str, instance: &Value) {
+    let errors: Vec<String> = component(doc, name)
+        .iter_errors(instance)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{name}: {instance}\n{errors:#?}");
+}
+
+/// The schemas are derived from the types the handlers read and write:
+/// what the service answers (decisions, dialect answers, errors of every
+/// kind) conforms to the documented components, and the documented
+/// requests are what it takes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_answers_conform_to_their_components() {
+    use serde_json::json;
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = format!(
+        "audit: {{ path: '{}' }}\nrate_limits: {{ per_agent: {{ requests: 1, per_secs: 60 }} }}\n",
+        dir.path().join("a.jsonl").display()
+    );
+    let server = util::start(&config, Some(&util::cstp_policy())).await;
+    let doc = document();
+    let post = |path: &str, body: Value| {
+        let request = server
+            .client
+            .post(format!("{}{path}", server.url))
+            .json(&body);
+        async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.unwrap())
+        }
+    };
+
+    let v1 = json!({"agent": {"id": "a1"}, "tool": {"name": "bash", "arguments": {"command": "rm -rf /"}}});
+    conforms(&doc, "CheckRequest", &v1);
+    let (status, decision) = post("/v1/check", v1).await;
+    assert_eq!(status, 200, "{decision}");
+    conforms(&doc, "Decision", &decision);
+
+    let hosted = json!({"agent_id": "a2", "content": "hello", "context": {"tool_name": "search"}});
+    conforms(&doc, "HostedCheckRequest", &hosted);
+    let (status, answer) = post("/v1/guardrails/check", hosted).await;
+    assert_eq!(status, 200, "{answer}");
+    conforms(&doc, "HostedCheckResponse", &answer);
+
+    let params = json!({
+        "action": {"description": "Deploy to production", "stakes": "high", "confidence": 0.9,
+                   "context": {"affectsProduction": true}},
+        "agent": {"id": "a3"}
+    });
+    conforms(&doc, "CstpCheckParams", &params);
+    let call =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "cstp.checkGuardrails", "params": params});
+    conforms(&doc, "JsonRpcRequest", &call);
+    let (status, reply) = post("/rpc", call).await;
+    assert_eq!(status, 200, "{reply}");
+    conforms(&doc, "JsonRpcResponse", &reply);
+    conforms(&doc, "CstpCheckResult", &reply["result"]);
+    let bad = json!({"jsonrpc": "2.0", "id": "x", "method": "cstp.checkGuardrails", "params": {"action": {}}});
+    let (_, reply) = post("/cstp", bad).await;
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    conforms(&doc, "JsonRpcResponse", &reply);
+
+    let evaluate = json!({"tool_name": "bash", "args": {"command": "ls"}, "agent_name": "a4", "call_id": "c1"});
+    conforms(&doc, "AutogenEvaluate", &evaluate);
+    let (status, result) = post("/v1/autogen/evaluate", evaluate).await;
+    assert_eq!(status, 200, "{result}");
+    conforms(&doc, "AutogenResult", &result);
+
+    // Errors: a bad request, the rate limit, an unknown path, a wrong method.
+    let (status, e) = post("/v1/guardrails/check", json!({"agent_id": 7})).await;
+    assert_eq!(status, 400);
+    conforms(&doc, "Error", &e);
+    let (status, e) = post(
+        "/v1/check",
+        json!({"agent": {"id": "a1"}, "content": "again"}),
+    )
+    .await;
+    assert_eq!(status, 429, "{e}");
+    conforms(&doc, "Error", &e);
+    let (status, e) = post("/v1/nothing-here", json!({})).await;
+    assert_eq!(status, 404);
+    conforms(&doc, "Error", &e);
+    let response = server
+        .client
+        .get(format!("{}/health", server.url))
+        .send()
+        .await
+        .unwrap();
+    conforms(&doc, "Health", &response.json::<Value>().await.unwrap());
+    let response = server
+        .client
+        .get(format!("{}/v1/audit?limit=3", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    conforms(&doc, "AuditPage", &response.json::<Value>().await.unwrap());
+    let response = server
+        .client
+        .post(format!("{}/v1/admin/reload", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    conforms(&doc, "Reloaded", &response.json::<Value>().await.unwrap());
+
+    // And what the documents refuse, the service refuses.
+    let wrong = json!({"agent_id": ""});
+    assert!(!component(&doc, "HostedCheckRequest").is_valid(&wrong));
+    assert_eq!(post("/v1/guardrails/check", wrong).await.0, 400);
+}
+
+/// The MCP tools' committed input schemas are the ones derived from the
+/// types, and the service lists exactly them.
+#[test]
+fn the_mcp_tool_schemas_are_the_derived_ones() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/mcp-tools.json");
+    let committed: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let inside: Value = serde_json::from_str(include_str!("../mcp-tools.json")).unwrap();
+    assert_eq!(committed, inside);
+    for (tool, schema) in committed.as_object().unwrap() {
+        assert_eq!(schema["type"], "object", "{tool}");
+        jsonschema::draft202012::new(schema).unwrap_or_else(|e| panic!("{tool}: {e}"));
+    }
+    let check = jsonschema::draft202012::new(&committed["check"]).unwrap();
+    assert!(check.is_valid(&serde_json::json!({"stage": "input", "content": "hi"})));
+    assert!(!check.is_valid(&serde_json::json!({"stage": "sideways"})));
+    let action = jsonschema::draft202012::new(&committed["check_action"]).unwrap();
+    assert!(action.is_valid(&serde_json::json!({"description": "Deploy", "stakes": "high"})));
+    assert!(!action.is_valid(&serde_json::json!({"stakes": "high"})));
+}

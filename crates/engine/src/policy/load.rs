@@ -12,7 +12,7 @@ use super::{Check, CheckKind, OnError, OnFail, Policy};
 use crate::error::{PolicyError, PolicyErrors};
 
 /// The check types this version evaluates.
-pub const SUPPORTED_TYPES: &[&str] = &[
+pub(crate) const SUPPORTED_TYPES: &[&str] = &[
     "regex",
     "blocklist",
     "tool_pattern",
@@ -30,7 +30,7 @@ pub const SUPPORTED_TYPES: &[&str] = &[
 ];
 
 /// The check types that call a service (run by a `Guard`, not by the engine).
-pub const ASYNC_TYPES: &[&str] = &["llm_judge", "mcp", "moderation"];
+pub(crate) const ASYNC_TYPES: &[&str] = &["llm_judge", "mcp", "moderation"];
 
 /// The categories a `moderation` check can score.
 pub const MODERATION_CATEGORIES: &[&str] = &[
@@ -43,7 +43,7 @@ pub const MODERATION_CATEGORIES: &[&str] = &[
 ];
 
 /// The keys a rate limit can count per.
-pub const RATE_KEYS: &[&str] = &["tenant", "agent", "session", "tool"];
+pub(crate) const RATE_KEYS: &[&str] = &["tenant", "agent", "session", "tool"];
 
 /// Largest `max` of a rate limit.
 pub(crate) const MAX_RATE: u64 = 1_000_000;

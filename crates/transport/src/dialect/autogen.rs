@@ -5,41 +5,12 @@
 //! anything else → `deny` with the decision's message as the reason.
 
 use palisade_protocol::{Agent, CheckRequest, Decision, DecisionKind};
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// The arguments of `GuardrailProvider.evaluate`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Evaluate {
-    /// The tool being invoked.
-    pub(crate) tool_name: String,
-    /// Its arguments.
-    #[serde(default)]
-    pub(crate) args: Map<String, Value>,
-    /// The calling agent, if known.
-    pub(crate) agent_name: Option<String>,
-    /// The tool call's correlation id.
-    pub(crate) call_id: Option<String>,
-}
-
-/// AutoGen's `GuardrailResult`.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub(crate) struct GuardrailResult {
-    /// `allow`, `deny` or `modify`.
-    pub(crate) decision: &'static str,
-    /// Why, for `deny` and `modify`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) reason: Option<String>,
-    /// The arguments to run the tool with instead, for `modify`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) modified_args: Option<Value>,
-    /// Audit trail: the receipt id, the request id, the checks with findings.
-    pub(crate) metadata: Map<String, Value>,
-}
+use crate::wire::{AutogenDecision, AutogenEvaluate, AutogenResult};
 
 /// The v1 request of an evaluation.
-pub(crate) fn request(e: &Evaluate) -> CheckRequest {
+pub(crate) fn request(e: &AutogenEvaluate) -> CheckRequest {
     let mut request = CheckRequest::tool_use(e.tool_name.clone(), Value::Object(e.args.clone()));
     if let Some(tool) = request.tool.as_mut() {
         tool.call_id = e.call_id.clone();
@@ -54,7 +25,7 @@ pub(crate) fn request(e: &Evaluate) -> CheckRequest {
 }
 
 /// The `GuardrailResult` of a decision.
-pub(crate) fn result(d: &Decision) -> GuardrailResult {
+pub(crate) fn result(d: &Decision) -> AutogenResult {
     let mut metadata = Map::new();
     if let Some(r) = &d.receipt_id {
         metadata.insert("receiptId".into(), Value::from(r.as_str()));
@@ -64,23 +35,23 @@ pub(crate) fn result(d: &Decision) -> GuardrailResult {
     checks.dedup();
     metadata.insert("checkIds".into(), Value::from(checks));
     let (decision, modified_args) = match d.decision {
-        DecisionKind::Allow => ("allow", None),
+        DecisionKind::Allow => (AutogenDecision::Allow, None),
         DecisionKind::Modify => match d.modified.as_ref().and_then(|m| m.arguments.clone()) {
-            Some(args) => ("modify", Some(args)),
+            Some(args) => (AutogenDecision::Modify, Some(args)),
             // A redaction outside the arguments cannot be applied by AutoGen.
-            None => ("deny", None),
+            None => (AutogenDecision::Deny, None),
         },
-        _ => ("deny", None),
+        _ => (AutogenDecision::Deny, None),
     };
     let reason = match decision {
-        "allow" => None,
+        AutogenDecision::Allow => None,
         _ => d
             .message
             .clone()
             .or_else(|| d.reason_code.clone())
             .or_else(|| Some("blocked by policy".to_owned())),
     };
-    GuardrailResult {
+    AutogenResult {
         decision,
         reason,
         modified_args,
@@ -96,7 +67,7 @@ mod tests {
 
     #[test]
     fn a_tool_call_becomes_a_tool_use_request() {
-        let e: Evaluate = serde_json::from_value(json!({
+        let e: AutogenEvaluate = serde_json::from_value(json!({
             "tool_name": "bash", "args": {"command": "ls"}, "agent_name": "coder", "call_id": "c1"
         }))
         .unwrap();
@@ -108,19 +79,19 @@ mod tests {
         assert_eq!(tool.call_id.as_deref(), Some("c1"));
         assert_eq!(r.request_id.as_deref(), Some("c1"));
         assert_eq!(r.agent.unwrap().id.as_deref(), Some("coder"));
-        assert!(serde_json::from_value::<Evaluate>(json!({"args": {}})).is_err());
+        assert!(serde_json::from_value::<AutogenEvaluate>(json!({"args": {}})).is_err());
     }
 
     #[test]
     fn decisions_map_to_allow_modify_and_deny() {
         let allow = Decision::allow("r");
-        assert_eq!(result(&allow).decision, "allow");
+        assert_eq!(result(&allow).decision, AutogenDecision::Allow);
         assert_eq!(result(&allow).reason, None);
         let block = Decision::block("r", "guardrail.command", "Tool call blocked");
         let r = result(&block);
         assert_eq!(
             (r.decision, r.reason.as_deref()),
-            ("deny", Some("Tool call blocked"))
+            (AutogenDecision::Deny, Some("Tool call blocked"))
         );
         let mut modify = Decision::allow("r");
         modify.set_kind(DecisionKind::Modify);
@@ -130,13 +101,13 @@ mod tests {
             ..Modified::default()
         });
         let r = result(&modify);
-        assert_eq!(r.decision, "modify");
+        assert_eq!(r.decision, AutogenDecision::Modify);
         assert_eq!(
             r.modified_args,
             Some(json!({"key": "[REDACTED:aws_access_key_id]"}))
         );
         let mut ask = Decision::allow("r");
         ask.set_kind(DecisionKind::Ask);
-        assert_eq!(result(&ask).decision, "deny");
+        assert_eq!(result(&ask).decision, AutogenDecision::Deny);
     }
 }

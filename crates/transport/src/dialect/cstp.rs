@@ -5,24 +5,73 @@
 //! (JSON-RPC, MCP's `check_action`) maps it the same way.
 
 use palisade_protocol::{Action, Agent, CheckRequest, Decision, Finding, Stage, Stakes};
-use serde::Serialize;
 use serde_json::Value;
+
+use crate::wire::{
+    CstpAction, CstpAgent, CstpCheckParams, CstpCheckResult, CstpEntry, CstpSeverity,
+};
 
 /// Params that do not make a CSTP request; `field` is CSTP's dotted name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("`{field}` {message}")]
 pub(crate) struct InvalidParams {
     /// The offending field, such as `action.description`.
-    pub(crate) field: &'static str,
+    pub(crate) field: String,
     /// What is wrong with it.
     pub(crate) message: String,
 }
 
-fn invalid(field: &'static str, message: impl Into<String>) -> InvalidParams {
+fn invalid(field: impl Into<String>, message: impl Into<String>) -> InvalidParams {
     InvalidParams {
-        field,
+        field: field.into(),
         message: message.into(),
     }
+}
+
+/// Reads `T` from a JSON value; a member of the wrong type is named by its
+/// dotted path (`prefix` before it) with what it must be.
+pub(crate) fn read<T: serde::de::DeserializeOwned>(
+    value: &Value,
+    prefix: &str,
+) -> Result<T, InvalidParams> {
+    // A struct would also be read from an array of its members' values:
+    // only objects make them.
+    let not_object = |field: &str| {
+        let field = if field.is_empty() { "params" } else { field };
+        let message = if field == "params" {
+            "must be an object with `action` and `agent`"
+        } else {
+            "must be an object"
+        };
+        invalid(field, message)
+    };
+    let Value::Object(members) = value else {
+        return Err(not_object(prefix.trim_end_matches('.')));
+    };
+    for nested in ["action", "agent"] {
+        if let Some(v) = members.get(nested)
+            && !(v.is_object() || v.is_null())
+        {
+            return Err(not_object(&format!("{prefix}{nested}")));
+        }
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." {
+            prefix.trim_end_matches('.').to_owned()
+        } else {
+            format!("{prefix}{path}")
+        };
+        let leaf = field.rsplit('.').next().unwrap_or_default();
+        let message = match leaf {
+            "" => "must be an object with `action` and `agent`".to_owned(),
+            "action" | "context" | "agent" => "must be an object".to_owned(),
+            "stakes" => format!("must be one of {}", wire_names(Stakes::ALL)),
+            "confidence" => "must be a number between 0 and 1".to_owned(),
+            _ => "must be a string".to_owned(),
+        };
+        invalid(if field.is_empty() { "params" } else { &field }, message)
+    })
 }
 
 /// The v1 request a `cstp.checkGuardrails` call asks about: a stage `action`
@@ -35,69 +84,58 @@ pub(crate) fn request(
     params: Option<&Value>,
     request_id: Option<String>,
 ) -> Result<CheckRequest, InvalidParams> {
-    let params = match params {
-        Some(Value::Object(p)) => p,
-        None => return Err(invalid("action", "is required")),
-        Some(_) => {
-            return Err(invalid(
-                "params",
-                "must be an object with `action` and `agent`",
-            ));
-        }
+    let Some(params) = params else {
+        return Err(invalid("action", "is required"));
     };
-    let action = match params.get("action") {
-        Some(Value::Object(a)) => a,
-        None | Some(Value::Null) => return Err(invalid("action", "is required")),
-        Some(_) => return Err(invalid("action", "must be an object")),
-    };
-    let description = match action.get("description") {
-        Some(Value::String(d)) if !d.trim().is_empty() => d.clone(),
-        Some(Value::String(_)) => return Err(invalid("action.description", "must not be empty")),
-        None | Some(Value::Null) => {
+    let params: CstpCheckParams = read(params, "")?;
+    let action = params
+        .action
+        .ok_or_else(|| invalid("action", "is required"))?;
+    action_request(action, params.agent, request_id, "action.")
+}
+
+/// The v1 request of a CSTP action and agent (the `check_action` tool's
+/// arguments too); errors name the field with `prefix` before the action's
+/// members.
+pub(crate) fn action_request(
+    action: CstpAction,
+    agent: Option<CstpAgent>,
+    request_id: Option<String>,
+    prefix: &str,
+) -> Result<CheckRequest, InvalidParams> {
+    let CstpAction {
+        description,
+        category,
+        stakes,
+        confidence,
+        context,
+        ..
+    } = action;
+    let description = match description {
+        Some(d) if !d.trim().is_empty() => d,
+        Some(_) => return Err(invalid(format!("{prefix}description"), "must not be empty")),
+        None => {
             return Err(invalid(
-                "action.description",
+                format!("{prefix}description"),
                 "is required: say what the agent wants to do",
             ));
         }
-        Some(_) => return Err(invalid("action.description", "must be a string")),
     };
-    let category = optional_string(action.get("category"), "action.category")?;
-    let stakes = match action.get("stakes") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(Stakes::from_wire(s).ok_or_else(|| {
-            invalid(
-                "action.stakes",
-                format!("must be one of {}, not `{s}`", wire_names(Stakes::ALL)),
-            )
-        })?),
-        Some(_) => return Err(invalid("action.stakes", "must be a string")),
-    };
-    let confidence = match action.get("confidence") {
-        None | Some(Value::Null) => None,
-        Some(Value::Number(n)) => match n.as_f64() {
-            Some(c) if (0.0..=1.0).contains(&c) => Some(c),
-            _ => return Err(invalid("action.confidence", "must be between 0 and 1")),
-        },
-        Some(_) => return Err(invalid("action.confidence", "must be a number")),
-    };
-    let context = match action.get("context") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(c)) => Some(c.clone()),
-        Some(_) => return Err(invalid("action.context", "must be an object")),
-    };
-    let agent = match params.get("agent") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(a)) => {
-            let id = optional_string(a.get("id"), "agent.id")?;
-            let url = optional_string(a.get("url"), "agent.url")?;
-            (id.is_some() || url.is_some()).then(|| Agent {
-                id,
-                url,
-                ..Agent::default()
-            })
-        }
-        Some(_) => return Err(invalid("agent", "must be an object")),
-    };
+    if let Some(c) = confidence
+        && !(0.0..=1.0).contains(&c)
+    {
+        return Err(invalid(
+            format!("{prefix}confidence"),
+            "must be between 0 and 1",
+        ));
+    }
+    let agent = agent.and_then(|CstpAgent { id, url, .. }| {
+        (id.is_some() || url.is_some()).then(|| Agent {
+            id,
+            url,
+            ..Agent::default()
+        })
+    });
     Ok(CheckRequest {
         request_id,
         stage: Some(Stage::Action),
@@ -114,58 +152,11 @@ pub(crate) fn request(
     })
 }
 
-fn optional_string(
-    value: Option<&Value>,
-    field: &'static str,
-) -> Result<Option<String>, InvalidParams> {
-    match value {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(invalid(field, "must be a string")),
-    }
-}
-
 fn wire_names(all: &[Stakes]) -> String {
     all.iter()
         .map(|s| format!("`{s}`"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// The result of `cstp.checkGuardrails`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct CheckResult {
-    /// Whether the action may proceed.
-    pub(crate) allowed: bool,
-    /// The guardrails that block the action.
-    pub(crate) violations: Vec<Entry>,
-    /// The guardrails that only warn.
-    pub(crate) warnings: Vec<Entry>,
-    /// How many guardrails were evaluated.
-    pub(crate) evaluated: u32,
-    /// When (RFC 3339, UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) evaluated_at: Option<String>,
-    /// The answering agent: `palisade`.
-    pub(crate) agent: String,
-}
-
-/// One guardrail's finding in CSTP's terms.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Entry {
-    /// The check's id.
-    pub(crate) guardrail_id: String,
-    /// The check's name, else its id.
-    pub(crate) name: String,
-    /// Why it matched.
-    pub(crate) message: String,
-    /// `block` for violations, `warn` for warnings.
-    pub(crate) severity: &'static str,
-    /// How to resolve it; omitted when the check has none.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) suggestion: Option<String>,
 }
 
 /// A v1 decision as CSTP's result. Violations (`block`, and `ask` which no
@@ -174,32 +165,36 @@ pub(crate) struct Entry {
 /// that is not allowed yet has no violation (a block made by the service
 /// rather than by a check) gets one from its own reason, so that a CSTP
 /// caller always learns why.
-pub(crate) fn result(decision: &Decision) -> CheckResult {
-    let mut violations: Vec<Entry> = decision
+pub(crate) fn result(decision: &Decision) -> CstpCheckResult {
+    let mut violations: Vec<CstpEntry> = decision
         .violations
         .iter()
-        .map(|f| entry(f, "block"))
+        .map(|f| entry(f, CstpSeverity::Block))
         .collect();
     if !decision.allowed && violations.is_empty() {
         let reason = decision
             .reason_code
             .clone()
             .unwrap_or_else(|| "guardrail.blocked".to_owned());
-        violations.push(Entry {
+        violations.push(CstpEntry {
             name: reason.clone(),
             message: decision
                 .message
                 .clone()
                 .unwrap_or_else(|| "the action is not allowed".to_owned()),
             guardrail_id: reason,
-            severity: "block",
+            severity: CstpSeverity::Block,
             suggestion: None,
         });
     }
-    CheckResult {
+    CstpCheckResult {
         allowed: decision.allowed,
         violations,
-        warnings: decision.warnings.iter().map(|f| entry(f, "warn")).collect(),
+        warnings: decision
+            .warnings
+            .iter()
+            .map(|f| entry(f, CstpSeverity::Warn))
+            .collect(),
         evaluated: decision.evaluated.unwrap_or(0),
         evaluated_at: decision.evaluated_at.clone(),
         agent: decision
@@ -209,8 +204,8 @@ pub(crate) fn result(decision: &Decision) -> CheckResult {
     }
 }
 
-fn entry(finding: &Finding, severity: &'static str) -> Entry {
-    Entry {
+fn entry(finding: &Finding, severity: CstpSeverity) -> CstpEntry {
+    CstpEntry {
         guardrail_id: finding.check_id.clone(),
         name: finding
             .name

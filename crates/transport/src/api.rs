@@ -1,0 +1,278 @@
+//! What every HTTP route shares: the caller extractor (API key, tenant,
+//! scope) and [`ApiError`], the one error type whose response is the
+//! service's JSON error body.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::service::{AuthError, Caller, DecideError, RateLimited, Scope, Service};
+use crate::wire::{ErrorBody, ErrorCode};
+
+/// Why an HTTP request got no answer; its response is the JSON error body
+/// with the status the error means.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ApiError {
+    /// 401 (with `WWW-Authenticate: Bearer`) or 403.
+    #[error(transparent)]
+    Auth(#[from] AuthError),
+    /// 413 over the body limit, else 400 `bad_request`.
+    #[error("{message}")]
+    Body {
+        /// The status.
+        status: StatusCode,
+        /// What went wrong.
+        message: String,
+    },
+    /// 400 `invalid_request`: the message names the field.
+    #[error("{0}")]
+    Invalid(String),
+    /// 429 with `Retry-After`.
+    #[error(transparent)]
+    RateLimited(#[from] RateLimited),
+    /// 503: the audit record could not be written (or read).
+    #[error("{0}")]
+    AuditUnavailable(String),
+    /// 404: the service has no audit log.
+    #[error("the service has no audit log (the config's `audit` section)")]
+    AuditDisabled,
+    /// 422: a reloaded policy is invalid.
+    #[error("a policy is invalid; the running policies are kept")]
+    InvalidPolicy(Vec<String>),
+    /// 404.
+    #[error("no such endpoint")]
+    NotFound,
+    /// 405, with the methods the endpoint takes.
+    #[error("{message}")]
+    MethodNotAllowed {
+        /// What to say.
+        message: &'static str,
+        /// The `Allow` header, when the route knows it.
+        allow: Option<&'static str>,
+    },
+    /// Another status, as MCP's server gave it.
+    #[error("{message}")]
+    Other {
+        /// The status.
+        status: StatusCode,
+        /// The code.
+        code: ErrorCode,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// The message of a body over `limits.max_body_bytes`.
+pub(crate) const TOO_LARGE: &str =
+    "the request body is over the service's limit (limits.max_body_bytes)";
+
+impl ApiError {
+    /// 413.
+    pub(crate) fn too_large() -> Self {
+        ApiError::Body {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: TOO_LARGE.to_owned(),
+        }
+    }
+
+    /// 400 `invalid_request`.
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+        ApiError::Invalid(message.into())
+    }
+
+    fn status_and_code(&self) -> (StatusCode, ErrorCode) {
+        match self {
+            ApiError::Auth(AuthError::Missing | AuthError::Unknown) => {
+                (StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized)
+            }
+            ApiError::Auth(_) => (StatusCode::FORBIDDEN, ErrorCode::Forbidden),
+            ApiError::Body { status, .. } if *status == StatusCode::PAYLOAD_TOO_LARGE => {
+                (*status, ErrorCode::PayloadTooLarge)
+            }
+            ApiError::Body { status, .. } => (*status, ErrorCode::BadRequest),
+            ApiError::Invalid(_) => (StatusCode::BAD_REQUEST, ErrorCode::InvalidRequest),
+            ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited),
+            ApiError::AuditUnavailable(_) => {
+                (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::AuditUnavailable)
+            }
+            ApiError::AuditDisabled => (StatusCode::NOT_FOUND, ErrorCode::AuditDisabled),
+            ApiError::InvalidPolicy(_) => {
+                (StatusCode::UNPROCESSABLE_ENTITY, ErrorCode::InvalidPolicy)
+            }
+            ApiError::NotFound => (StatusCode::NOT_FOUND, ErrorCode::NotFound),
+            ApiError::MethodNotAllowed { .. } => {
+                (StatusCode::METHOD_NOT_ALLOWED, ErrorCode::MethodNotAllowed)
+            }
+            ApiError::Other { status, code, .. } => (*status, *code),
+        }
+    }
+}
+
+impl From<DecideError> for ApiError {
+    fn from(e: DecideError) -> Self {
+        match e {
+            DecideError::RateLimited(limited) => ApiError::RateLimited(limited),
+            DecideError::Request(e) => ApiError::Invalid(e.to_string()),
+            other => {
+                tracing::error!("{other}");
+                ApiError::AuditUnavailable(other.to_string())
+            }
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
+        let mut body = ErrorBody::new(code, self.to_string());
+        let mut headers = HeaderMap::new();
+        match self {
+            ApiError::Auth(_) if status == StatusCode::UNAUTHORIZED => {
+                headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            }
+            ApiError::RateLimited(limited) => {
+                if let Ok(v) = HeaderValue::from_str(&limited.retry_after_secs.to_string()) {
+                    headers.insert(header::RETRY_AFTER, v);
+                }
+            }
+            ApiError::MethodNotAllowed {
+                allow: Some(allow), ..
+            } => {
+                headers.insert(header::ALLOW, HeaderValue::from_static(allow));
+            }
+            ApiError::InvalidPolicy(details) => body = body.with_details(details),
+            _ => {}
+        }
+        (status, headers, axum::Json(body)).into_response()
+    }
+}
+
+/// The scope a route needs, as a type.
+pub(crate) trait NeedsScope {
+    /// The scope.
+    const SCOPE: Scope;
+}
+
+/// `guardrails:check`.
+#[derive(Debug)]
+pub(crate) struct CheckScope;
+
+impl NeedsScope for CheckScope {
+    const SCOPE: Scope = Scope::Check;
+}
+
+/// `guardrails:admin`.
+#[derive(Debug)]
+pub(crate) struct AdminScope;
+
+impl NeedsScope for AdminScope {
+    const SCOPE: Scope = Scope::Admin;
+}
+
+/// The caller of a request, let in by its key (`X-API-Key` or
+/// `Authorization: Bearer`), the scope `S` and the tenant it names
+/// (`X-Tenant-ID`). Extracted from the headers, before the body is read.
+#[derive(Debug)]
+pub(crate) struct Authorized<S = CheckScope>(pub(crate) Caller, pub(crate) PhantomData<S>);
+
+impl<S: NeedsScope + Send> FromRequestParts<Arc<Service>> for Authorized<S> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        service: &Arc<Service>,
+    ) -> Result<Self, Self::Rejection> {
+        authorize(service, &parts.headers, S::SCOPE).map(|caller| Authorized(caller, PhantomData))
+    }
+}
+
+/// Lets the caller of a request in by its headers.
+pub(crate) fn authorize(
+    service: &Service,
+    headers: &HeaderMap,
+    scope: Scope,
+) -> Result<Caller, ApiError> {
+    Ok(authorize_as(
+        service,
+        headers,
+        tenant_header(headers),
+        scope,
+    )?)
+}
+
+/// Lets the caller of a request in by its key as `tenant`.
+pub(crate) fn authorize_as(
+    service: &Service,
+    headers: &HeaderMap,
+    tenant: Option<&str>,
+    scope: Scope,
+) -> Result<Caller, AuthError> {
+    service.authorize(api_key(headers), tenant, scope)
+}
+
+/// The tenant a request names (`X-Tenant-ID`).
+pub(crate) fn tenant_header(headers: &HeaderMap) -> Option<&str> {
+    headers.get("x-tenant-id").and_then(|v| v.to_str().ok())
+}
+
+/// The key a request carries: `X-API-Key`, else `Authorization: Bearer`.
+fn api_key(headers: &HeaderMap) -> Option<&str> {
+    if let Some(k) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
+        return Some(k.trim());
+    }
+    let auth = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = auth.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// The whole body, at most `limits.max_body_bytes` (413 over it).
+#[derive(Debug)]
+pub(crate) struct Body(pub(crate) Bytes);
+
+impl FromRequest<Arc<Service>> for Body {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, service: &Arc<Service>) -> Result<Self, ApiError> {
+        Bytes::from_request(request, service)
+            .await
+            .map(Body)
+            .map_err(|rejection| {
+                let status = rejection.status();
+                if status == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::too_large()
+                } else {
+                    ApiError::Body {
+                        status,
+                        message: rejection.body_text(),
+                    }
+                }
+            })
+    }
+}
+
+/// Refuses a body that repeats a key in one object, as every transport does
+/// (the guardrail and the agent could read different values).
+pub(crate) fn refuse_repeated_keys(raw: &[u8]) -> Result<(), ApiError> {
+    let text = std::str::from_utf8(raw).map_err(|_| ApiError::invalid("the body is not UTF-8"))?;
+    palisade_engine::parse_json(text)
+        .map(drop)
+        .map_err(|e| ApiError::invalid(e.to_string()))
+}
+
+/// Reads a JSON body into `T`; an error names the member (`a.b[2]`).
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(raw: &[u8]) -> Result<T, ApiError> {
+    let de = &mut serde_json::Deserializer::from_slice(raw);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let at = e.path().to_string();
+        ApiError::invalid(if at == "." {
+            e.inner().to_string()
+        } else {
+            format!("`{at}`: {}", e.inner())
+        })
+    })
+}
