@@ -14,7 +14,7 @@ use tokio::time::Instant;
 
 use crate::audit::{AuditError, AuditRecord, AuditSink};
 use crate::config::{Budgets, ServiceConfig};
-use crate::llm::{CallError, LlmClient, truncate};
+use crate::llm::{CallError, LlmClient, SetupError, truncate};
 use crate::mcp::McpServers;
 
 /// Why a [`Guard`] gave no decision.
@@ -79,12 +79,12 @@ impl Guard {
     /// (its audit section is opened separately: [`crate::audit::JsonlAudit`],
     /// [`Guard::with_audit`]). Fails when a service cannot be set up (an
     /// API key's environment variable is not set).
-    pub fn new(engine: Engine, config: &ServiceConfig) -> Result<Self, String> {
+    pub fn new(engine: Engine, config: &ServiceConfig) -> Result<Self, SetupError> {
         Self::shared(Arc::new(engine), config)
     }
 
     /// [`Guard::new`] with an engine shared with others.
-    pub fn shared(engine: Arc<Engine>, config: &ServiceConfig) -> Result<Self, String> {
+    pub fn shared(engine: Arc<Engine>, config: &ServiceConfig) -> Result<Self, SetupError> {
         let llm = config.llm.as_ref().map(LlmClient::new).transpose()?;
         Ok(Guard {
             engine,

@@ -42,6 +42,7 @@ pub mod mcp;
 
 pub use config::{ConfigError, ConfigErrors, ServiceConfig};
 pub use guard::{Guard, GuardError, GuardStream};
+pub use llm::SetupError;
 
 /// Makes `ring` the TLS crypto provider of the process, once (HTTPS to an
 /// LLM service or an MCP server needs one).

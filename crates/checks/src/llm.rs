@@ -69,26 +69,37 @@ pub struct LlmClient {
     timeout: Option<Duration>,
 }
 
+/// Why a service of the config could not be set up.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// The LLM API key's environment variable is named but not set.
+    #[error("the LLM API key's environment variable `{var}` (llm.api_key_env) is not set")]
+    MissingKey {
+        /// The variable.
+        var: String,
+    },
+    /// The HTTP client could not be built.
+    #[error("cannot set up the HTTP client: {0}")]
+    Http(#[source] reqwest::Error),
+}
+
 impl LlmClient {
     /// A client for the configured service. Fails when the API key's
     /// environment variable is named but not set.
-    pub fn new(config: &LlmConfig) -> Result<Self, String> {
+    pub fn new(config: &LlmConfig) -> Result<Self, SetupError> {
         let api_key = match &config.api_key_env {
             None => None,
             Some(var) => match std::env::var(var) {
                 Ok(key) if !key.is_empty() => Some(key),
-                _ => {
-                    return Err(format!(
-                        "the LLM API key's environment variable `{var}` (llm.api_key_env) is not set"
-                    ));
-                }
+                _ => return Err(SetupError::MissingKey { var: var.clone() }),
             },
         };
         crate::install_crypto_provider();
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(5))
             .build()
-            .map_err(|e| format!("cannot set up the HTTP client: {e}"))?;
+            .map_err(SetupError::Http)?;
         Ok(LlmClient {
             http,
             url: format!("{}/chat/completions", config.base_url.trim_end_matches('/')),

@@ -534,7 +534,9 @@ async fn the_api_key_comes_from_the_named_environment_variable() {
         server.url()
     );
     let engine = Engine::from_yaml_str(JUDGE_POLICY).unwrap();
-    let err = Guard::new(engine, &ServiceConfig::from_yaml_str(&config).unwrap()).unwrap_err();
+    let err = Guard::new(engine, &ServiceConfig::from_yaml_str(&config).unwrap())
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("`PALISADE_TEST_UNSET_KEY_VAR` (llm.api_key_env) is not set"),
         "{err}"

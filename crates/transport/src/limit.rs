@@ -1,68 +1,85 @@
-//! Per-(tenant, agent) token buckets: `requests` tokens, refilled evenly
-//! over `per_secs`; a request takes one token or is refused with the time
-//! until the next one.
+//! Per-(tenant, agent) rate limits: `requests` requests, refilled evenly
+//! over `per_secs` (a generic cell rate algorithm, `governor`'s keyed
+//! limiter); a request over the limit is refused with the time until the
+//! next one is let through.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
 
+use governor::clock::Clock as GovernorClock;
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DashMapStateStore;
+use governor::{Quota, RateLimiter};
 use palisade_engine::{Clock, SystemClock};
 
 use crate::service::RateLimited;
 
-/// Most buckets kept; beyond it, full buckets (idle keys) are dropped.
+/// Most keys kept; beyond it, keys whose bucket is full again (idle ones)
+/// are dropped.
 const MAX_BUCKETS: usize = 100_000;
 
-/// The buckets of every (tenant, agent), as a generic cell rate algorithm:
-/// each key keeps the theoretical arrival time of its next request, in units
-/// of 1/`capacity` ms so that every step is exact.
+/// The service's clock as governor's: milliseconds of the engine's clock.
+#[derive(Clone, Debug)]
+struct ServiceClock(Arc<dyn Clock>);
+
+impl GovernorClock for ServiceClock {
+    type Instant = Duration;
+
+    fn now(&self) -> Duration {
+        Duration::from_millis(self.0.now_millis())
+    }
+}
+
+type Keyed = RateLimiter<
+    (String, String),
+    DashMapStateStore<(String, String)>,
+    ServiceClock,
+    NoOpMiddleware<Duration>,
+>;
+
+/// The buckets of every (tenant, agent).
 #[derive(Debug)]
 pub(crate) struct Limiter {
-    capacity: u64,
-    /// Milliseconds to refill the whole bucket (= units per token).
-    per_ms: u64,
-    clock: Arc<dyn Clock>,
-    tats: Mutex<HashMap<(String, String), u64>>,
+    quota: Quota,
+    clock: ServiceClock,
+    limiter: Keyed,
 }
 
 impl Limiter {
     pub(crate) fn new(requests: u32, per_secs: u64) -> Self {
+        let burst = NonZeroU32::new(requests).unwrap_or(NonZeroU32::MIN);
+        let per = Duration::from_secs(per_secs.max(1));
+        // One request every `per / requests`, at most `requests` at once.
+        let quota = Quota::with_period(per / burst.get())
+            .unwrap_or_else(|| Quota::per_second(burst))
+            .allow_burst(burst);
+        let clock = ServiceClock(Arc::new(SystemClock));
         Limiter {
-            capacity: u64::from(requests.max(1)),
-            per_ms: per_secs.max(1).saturating_mul(1000),
-            clock: Arc::new(SystemClock),
-            tats: Mutex::new(HashMap::new()),
+            quota,
+            limiter: RateLimiter::dashmap_with_clock(quota, clock.clone()),
+            clock,
         }
     }
 
+    /// Uses `clock` instead of the system clock (tests); the buckets start
+    /// afresh.
     pub(crate) fn set_clock(&mut self, clock: Arc<dyn Clock>) {
-        self.clock = clock;
+        self.clock = ServiceClock(clock);
+        self.limiter = RateLimiter::dashmap_with_clock(self.quota, self.clock.clone());
     }
 
     pub(crate) fn take(&self, tenant: &str, agent: &str) -> Result<(), RateLimited> {
-        let now = self.clock.now_millis().saturating_mul(self.capacity);
-        let interval = self.per_ms;
-        let tolerance = interval.saturating_mul(self.capacity - 1);
-        let mut tats = self
-            .tats
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if tats.len() >= MAX_BUCKETS {
-            // Keys whose bucket is full again need no memory.
-            tats.retain(|_, tat| *tat > now);
+        if self.limiter.len() >= MAX_BUCKETS {
+            self.limiter.retain_recent();
         }
-        let tat = tats
-            .entry((tenant.to_owned(), agent.to_owned()))
-            .or_insert(now);
-        let start = (*tat).max(now);
-        if start - now > tolerance {
-            let wait_units = start - now - tolerance;
-            let wait_ms = wait_units.div_ceil(self.capacity);
-            return Err(RateLimited {
-                retry_after_secs: wait_ms.div_ceil(1000).max(1),
-            });
-        }
-        *tat = start.saturating_add(interval);
-        Ok(())
+        let key = (tenant.to_owned(), agent.to_owned());
+        self.limiter.check_key(&key).map_err(|not_until| {
+            let wait = not_until.wait_time_from(self.clock.now());
+            RateLimited {
+                retry_after_secs: wait.as_millis().div_ceil(1000).max(1) as u64,
+            }
+        })
     }
 }
 

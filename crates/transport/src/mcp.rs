@@ -50,17 +50,29 @@ const CHECK: &str = "check";
 /// The tool that decides a CSTP action.
 const CHECK_ACTION: &str = "check_action";
 
+/// Why serving MCP over a byte stream ended in failure.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The client's `initialize` exchange failed.
+    #[error("MCP handshake failed: {0}")]
+    Handshake(#[source] Box<rmcp::service::ServerInitializeError>),
+    /// The server's task ended abnormally.
+    #[error("the MCP server stopped: {0}")]
+    Stopped(#[source] tokio::task::JoinError),
+}
+
 /// Serves the MCP tools over stdin and stdout as the default tenant until
 /// the client closes the stream.
 ///
 /// Stdio carries no credentials, so a service with API keys is refused.
-pub async fn serve_stdio(service: Arc<Service>) -> Result<(), String> {
+pub async fn serve_stdio(service: Arc<Service>) -> Result<(), ServeError> {
     serve_io(service, tokio::io::stdin(), tokio::io::stdout()).await
 }
 
 /// Serves the MCP tools over a byte stream (newline-delimited JSON-RPC, as
 /// over stdio) as the default tenant until the client closes it.
-pub async fn serve_io<R, W>(service: Arc<Service>, reader: R, writer: W) -> Result<(), String>
+pub async fn serve_io<R, W>(service: Arc<Service>, reader: R, writer: W) -> Result<(), ServeError>
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
@@ -120,11 +132,8 @@ where
     }
     .serve((server_in, server_out))
     .await
-    .map_err(|e| format!("MCP handshake failed: {e}"))?;
-    let stopped = running
-        .waiting()
-        .await
-        .map_err(|e| format!("the MCP server stopped: {e}"));
+    .map_err(|e| ServeError::Handshake(Box::new(e)))?;
+    let stopped = running.waiting().await.map_err(ServeError::Stopped);
     screening.abort();
     let _ = relaying.await;
     let _ = writing.await;

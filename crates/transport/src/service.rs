@@ -8,7 +8,7 @@ use std::sync::{Arc, RwLock};
 use palisade_checks::GuardError;
 use palisade_checks::audit::{AuditError, AuditSink, JsonlAudit};
 use palisade_checks::{Guard, ServiceConfig};
-use palisade_engine::Engine;
+use palisade_engine::{Engine, PolicyErrors};
 use palisade_protocol::{CheckRequest, Decision, DecisionKind, Stage};
 use sha2::{Digest, Sha256};
 
@@ -159,11 +159,40 @@ pub struct RateLimited {
 #[non_exhaustive]
 pub enum StartError {
     /// A policy file is missing or invalid (every problem listed).
-    #[error("{0}")]
-    Policy(String),
-    /// A service could not be set up (an environment variable, the audit log).
-    #[error("{0}")]
-    Setup(String),
+    #[error("{}", policy_message(.path.as_deref(), .errors))]
+    Policy {
+        /// The policy file; `None` for the embedded default policy.
+        path: Option<PathBuf>,
+        /// Every problem.
+        #[source]
+        errors: PolicyErrors,
+    },
+    /// The audit log could not be opened.
+    #[error(transparent)]
+    Audit(#[from] AuditError),
+    /// A service of the config (the LLM) could not be set up.
+    #[error(transparent)]
+    Setup(#[from] palisade_checks::SetupError),
+    /// An API key of the config has no usable secret.
+    #[error("key `{id}`: {reason}")]
+    Key {
+        /// The key's id.
+        id: String,
+        /// What is wrong with its secret.
+        reason: String,
+    },
+}
+
+/// A policy's problems, as one message: a file that cannot be read is its
+/// one problem; otherwise the path and every problem.
+fn policy_message(path: Option<&Path>, errors: &PolicyErrors) -> String {
+    match path {
+        None => format!("the embedded default policy: {errors}"),
+        Some(p) => match errors.errors.as_slice() {
+            [only] if only.pointer.is_empty() => only.message.clone(),
+            _ => format!("{}: {errors}", p.display()),
+        },
+    }
 }
 
 impl Service {
@@ -172,11 +201,7 @@ impl Service {
     /// without either the default tenant gets the embedded default policy.
     pub async fn start(config: ServiceConfig, policy: Option<PathBuf>) -> Result<Self, StartError> {
         let audit: Option<Arc<dyn AuditSink>> = match &config.audit {
-            Some(a) => Some(Arc::new(
-                JsonlAudit::open(&a.path, a.durability)
-                    .await
-                    .map_err(|e| StartError::Setup(e.to_string()))?,
-            )),
+            Some(a) => Some(Arc::new(JsonlAudit::open(&a.path, a.durability).await?)),
             None => None,
         };
         let mut tenants = BTreeMap::new();
@@ -191,8 +216,11 @@ impl Service {
             }
         }
         for (name, path) in wanted {
-            let engine = load_engine(path.as_deref()).map_err(StartError::Policy)?;
-            let mut guard = Guard::new(engine, &config).map_err(StartError::Setup)?;
+            let engine = load_engine(path.as_deref()).map_err(|errors| StartError::Policy {
+                path: path.clone(),
+                errors,
+            })?;
+            let mut guard = Guard::new(engine, &config)?;
             if let Some(sink) = &audit {
                 guard = guard.with_audit(sink.clone());
             }
@@ -210,21 +238,26 @@ impl Service {
             let digest = match (&k.sha256, &k.env) {
                 (Some(hex_digest), _) => {
                     let mut d = [0u8; 32];
-                    hex::decode_to_slice(hex_digest, &mut d)
-                        .map_err(|e| StartError::Setup(format!("key `{}`: sha256: {e}", k.id)))?;
+                    hex::decode_to_slice(hex_digest, &mut d).map_err(|e| StartError::Key {
+                        id: k.id.clone(),
+                        reason: format!("sha256: {e}"),
+                    })?;
                     d
                 }
                 (None, Some(var)) => match std::env::var(var) {
                     Ok(v) if !v.is_empty() => digest(&v),
                     _ => {
-                        return Err(StartError::Setup(format!(
-                            "key `{}`: the environment variable `{var}` is not set",
-                            k.id
-                        )));
+                        return Err(StartError::Key {
+                            id: k.id.clone(),
+                            reason: format!("the environment variable `{var}` is not set"),
+                        });
                     }
                 },
                 (None, None) => {
-                    return Err(StartError::Setup(format!("key `{}` has no secret", k.id)));
+                    return Err(StartError::Key {
+                        id: k.id.clone(),
+                        reason: "no secret (`sha256` or `env`)".to_owned(),
+                    });
                 }
             };
             keys.push(Key {
@@ -541,7 +574,10 @@ impl Service {
             }
             match load_engine(t.policy.as_deref()) {
                 Ok(engine) => loaded.push((name, engine)),
-                Err(e) => errors.push(format!("tenant `{name}`: {e}")),
+                Err(e) => errors.push(format!(
+                    "tenant `{name}`: {}",
+                    policy_message(t.policy.as_deref(), &e)
+                )),
             }
         }
         if !errors.is_empty() {
@@ -562,7 +598,7 @@ impl Service {
     }
 
     /// Flushes the audit log and stops the MCP servers.
-    pub async fn shutdown(&self) -> Result<(), String> {
+    pub async fn shutdown(&self) -> Result<(), AuditError> {
         let mut result = Ok(());
         for t in self.tenants.values() {
             let guard = t
@@ -571,7 +607,7 @@ impl Service {
                 .map(|g| g.clone())
                 .unwrap_or_else(|poisoned| poisoned.into_inner().clone());
             if let Err(e) = guard.shutdown().await {
-                result = Err(e.to_string());
+                result = Err(e);
             }
         }
         result
@@ -584,12 +620,9 @@ fn digest(key: &str) -> [u8; 32] {
 }
 
 /// The policy at `path`, else the embedded default policy.
-fn load_engine(path: Option<&Path>) -> Result<Engine, String> {
+fn load_engine(path: Option<&Path>) -> Result<Engine, PolicyErrors> {
     match path {
-        None => Engine::default_policy().map_err(|e| format!("the embedded default policy: {e}")),
-        Some(p) => Engine::from_path(p).map_err(|errors| match errors.errors.as_slice() {
-            [only] if only.pointer.is_empty() => only.message.clone(),
-            _ => format!("{}: {errors}", p.display()),
-        }),
+        None => Engine::default_policy(),
+        Some(p) => Engine::from_path(p),
     }
 }

@@ -249,5 +249,5 @@ async fn mcp_over_stdio_refuses_a_repeated_key() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(served, Ok(()));
+    assert!(served.is_ok(), "{served:?}");
 }

@@ -1,7 +1,11 @@
 //! Helpers shared by the CLI integration tests: running the real `palisade`
 //! binary as a child process, fixtures, and per-test temporary directories.
 
-#![allow(dead_code, unreachable_pub)]
+#![allow(
+    dead_code,
+    unreachable_pub,
+    reason = "shared test helpers; each test file uses part of them"
+)]
 
 use std::fs::File;
 use std::io::{Read, Write};

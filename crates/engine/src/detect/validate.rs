@@ -307,15 +307,7 @@ pub(crate) fn base64_decode(s: &str) -> Option<Vec<u8>> {
 
 /// CRC-32 (IEEE 802.3, as in zlib).
 pub(crate) fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = 0xffff_ffffu32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            let mask = (crc & 1).wrapping_neg();
-            crc = (crc >> 1) ^ (0xedb8_8320 & mask);
-        }
-    }
-    !crc
+    crc32fast::hash(bytes)
 }
 
 /// `n` in base 62 (`0-9A-Za-z`), left-padded with `0` to six digits, the

@@ -217,6 +217,7 @@ impl StreamAutomaton {
 /// assert_eq!(last.is_final, Some(true));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[derive(Debug)]
 pub struct StreamScanner<'e> {
     engine: &'e Engine,
     automaton: &'e StreamAutomaton,

@@ -1,6 +1,10 @@
 //! Helpers shared by the protocol integration tests.
 
-#![allow(dead_code, unreachable_pub)]
+#![allow(
+    dead_code,
+    unreachable_pub,
+    reason = "shared test helpers; each test file uses part of them"
+)]
 
 use std::path::PathBuf;
 
