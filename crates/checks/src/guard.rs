@@ -14,7 +14,12 @@ use tokio::time::Instant;
 
 use crate::audit::{AuditError, AuditRecord, AuditSink};
 use crate::config::{Budgets, ServiceConfig};
-use crate::llm::{CallError, LlmClient, SetupError, truncate};
+#[cfg(feature = "llm")]
+use crate::llm::LlmClient;
+#[cfg(any(feature = "llm", feature = "mcp"))]
+use crate::llm::truncate;
+use crate::llm::{CallError, SetupError};
+#[cfg(feature = "mcp")]
 use crate::mcp::McpServers;
 
 /// Why a [`Guard`] gave no decision.
@@ -52,7 +57,9 @@ pub enum GuardError {
 #[derive(Clone)]
 pub struct Guard {
     engine: Arc<Engine>,
+    #[cfg(feature = "llm")]
     llm: Option<LlmClient>,
+    #[cfg(feature = "mcp")]
     mcp: McpServers,
     budgets: Budgets,
     audit: Option<Arc<dyn AuditSink>>,
@@ -63,8 +70,8 @@ pub struct Guard {
 impl std::fmt::Debug for Guard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Guard")
-            .field("llm", &self.llm.is_some())
-            .field("mcp", &self.mcp)
+            .field("llm", &cfg!(feature = "llm"))
+            .field("mcp", &cfg!(feature = "mcp"))
             .field("budgets", &self.budgets)
             .field("audit", &self.audit.is_some())
             .finish_non_exhaustive()
@@ -85,10 +92,27 @@ impl Guard {
 
     /// [`Guard::new`] with an engine shared with others.
     pub fn shared(engine: Arc<Engine>, config: &ServiceConfig) -> Result<Self, SetupError> {
+        #[cfg(feature = "llm")]
         let llm = config.llm.as_ref().map(LlmClient::new).transpose()?;
+        #[cfg(not(feature = "llm"))]
+        if config.llm.is_some() {
+            return Err(SetupError::Unsupported {
+                section: "llm",
+                feature: "llm",
+            });
+        }
+        #[cfg(not(feature = "mcp"))]
+        if !config.mcp_servers.is_empty() {
+            return Err(SetupError::Unsupported {
+                section: "mcp_servers",
+                feature: "mcp",
+            });
+        }
         Ok(Guard {
             engine,
+            #[cfg(feature = "llm")]
             llm,
+            #[cfg(feature = "mcp")]
             mcp: McpServers::new(&config.mcp_servers),
             budgets: config.budgets.clone(),
             audit: None,
@@ -191,6 +215,7 @@ impl Guard {
     /// Waits until every audit record written so far is durable, and stops
     /// the MCP servers.
     pub async fn shutdown(&self) -> Result<(), AuditError> {
+        #[cfg(feature = "mcp")]
         self.mcp.shutdown().await;
         match &self.audit {
             Some(sink) => sink.flush().await,
@@ -244,6 +269,15 @@ impl Guard {
 
     /// One async check's call, bounded by its own timeout and the request's
     /// deadline.
+    #[cfg_attr(
+        not(all(feature = "llm", feature = "mcp")),
+        allow(
+            unused_mut,
+            unreachable_code,
+            unused_variables,
+            reason = "a build without a client fails its checks before any call"
+        )
+    )]
     async fn call(
         &self,
         index: usize,
@@ -258,6 +292,7 @@ impl Guard {
         let failed = |cause: String| (index, AsyncOutcome::Failed { cause });
         let mut call_ms = self.budgets.call_ms;
         let call: Call<'_> = match kind {
+            #[cfg(feature = "llm")]
             CheckKind::LlmJudge { prompt } => {
                 let Some(llm) = &self.llm else {
                     return failed(
@@ -271,6 +306,7 @@ impl Guard {
                 let prompt = prompt.clone();
                 Box::pin(async move { llm.judge(&prompt, stage.as_str(), tool, &content).await })
             }
+            #[cfg(feature = "llm")]
             CheckKind::Moderation {
                 categories,
                 threshold,
@@ -287,6 +323,13 @@ impl Guard {
                 let threshold = *threshold;
                 Box::pin(async move { llm.moderate(categories, threshold, &content).await })
             }
+            #[cfg(not(feature = "llm"))]
+            CheckKind::LlmJudge { .. } | CheckKind::Moderation { .. } => {
+                return failed(
+                    "no service: this build of palisade-checks has no `llm` feature".into(),
+                );
+            }
+            #[cfg(feature = "mcp")]
             CheckKind::Mcp { server, tool: name } => {
                 let Some(server) = self.mcp.get(server) else {
                     return failed(format!(
@@ -295,6 +338,12 @@ impl Guard {
                 };
                 let content = truncate(&content, self.budgets.mcp_content_bytes).to_owned();
                 Box::pin(async move { server.screen(name, stage.as_str(), tool, &content).await })
+            }
+            #[cfg(not(feature = "mcp"))]
+            CheckKind::Mcp { .. } => {
+                return failed(
+                    "no service: this build of palisade-checks has no `mcp` feature".into(),
+                );
             }
             _ => return (index, AsyncOutcome::Pass),
         };

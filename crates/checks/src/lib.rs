@@ -38,12 +38,14 @@ pub mod audit;
 pub mod config;
 mod guard;
 pub mod llm;
+#[cfg(feature = "mcp")]
 pub mod mcp;
 
 pub use config::{ConfigError, ConfigErrors, ServiceConfig};
 pub use guard::{Guard, GuardError, GuardStream};
 pub use llm::SetupError;
 
+#[cfg(any(feature = "llm", feature = "mcp"))]
 /// Makes `ring` the TLS crypto provider of the process, once (HTTPS to an
 /// LLM service or an MCP server needs one).
 pub(crate) fn install_crypto_provider() {

@@ -56,6 +56,7 @@ pub(crate) enum ApiError {
         allow: Option<&'static str>,
     },
     /// Another status, as MCP's server gave it.
+    #[cfg(feature = "mcp")]
     #[error("{message}")]
     Other {
         /// The status.
@@ -108,6 +109,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => {
                 (StatusCode::METHOD_NOT_ALLOWED, ErrorCode::MethodNotAllowed)
             }
+            #[cfg(feature = "mcp")]
             ApiError::Other { status, code, .. } => (*status, *code),
         }
     }

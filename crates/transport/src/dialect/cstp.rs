@@ -7,9 +7,7 @@
 use palisade_protocol::{Action, Agent, CheckRequest, Decision, Finding, Stage, Stakes};
 use serde_json::Value;
 
-use crate::wire::{
-    CstpAction, CstpAgent, CstpCheckParams, CstpCheckResult, CstpEntry, CstpSeverity,
-};
+use crate::wire::{CstpAction, CstpAgent, CstpCheckResult, CstpEntry, CstpSeverity};
 
 /// Params that do not make a CSTP request; `field` is CSTP's dotted name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -80,6 +78,7 @@ pub(crate) fn read<T: serde::de::DeserializeOwned>(
 /// is the calling agent. `request_id` (the call's id) becomes the request id
 /// so that the audit record can be found from the call. Unknown fields are
 /// ignored.
+#[cfg(feature = "jsonrpc")]
 pub(crate) fn request(
     params: Option<&Value>,
     request_id: Option<String>,
@@ -87,7 +86,7 @@ pub(crate) fn request(
     let Some(params) = params else {
         return Err(invalid("action", "is required"));
     };
-    let params: CstpCheckParams = read(params, "")?;
+    let params: crate::wire::CstpCheckParams = read(params, "")?;
     let action = params
         .action
         .ok_or_else(|| invalid("action", "is required"))?;
