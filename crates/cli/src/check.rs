@@ -74,26 +74,6 @@ pub(crate) fn flag_request(args: &CheckArgs) -> anyhow::Result<Option<CheckReque
     Ok(Some(request))
 }
 
-pub(crate) fn run(args: &CheckArgs) -> anyhow::Result<u8> {
-    if let Some(config) = &args.config {
-        return crate::guarded::run(args, config);
-    }
-    let engine = load_engine(args)?;
-    if args.jsonl {
-        if flag_request(args)?.is_some() {
-            bail!(
-                "--jsonl reads requests from input; it cannot be combined with --stage/--tool/--args/--content"
-            );
-        }
-        return crate::jsonl::run(&engine, args);
-    }
-    let request = read_request(args)?;
-    let decision = engine
-        .evaluate(&request)
-        .map_err(|e| anyhow::anyhow!("invalid request: {e}"))?;
-    print_decision(&decision)
-}
-
 /// The one request of a `check` without `--jsonl`: from flags, or read.
 pub(crate) fn read_request(args: &CheckArgs) -> anyhow::Result<CheckRequest> {
     Ok(match flag_request(args)? {
@@ -129,4 +109,21 @@ pub(crate) fn print_decision(decision: &palisade_protocol::Decision) -> anyhow::
         DecisionKind::Block | DecisionKind::Ask => 1,
         DecisionKind::Error => 2,
     })
+}
+
+/// The `error` decision of a line that is not a valid request (its
+/// `requestId` kept when one can be read).
+pub(crate) fn error_decision(
+    line: &str,
+    err: &palisade_engine::RequestError,
+) -> palisade_protocol::Decision {
+    let id = serde_json::from_str::<serde_json::Value>(line)
+        .ok()
+        .and_then(|v| v.get("requestId")?.as_str().map(str::to_owned))
+        .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
+    let code = match err {
+        palisade_engine::RequestError::Malformed { .. } => "request.malformed",
+        palisade_engine::RequestError::Invalid(_) => "request.invalid",
+    };
+    palisade_protocol::Decision::error(id, code, err.to_string())
 }

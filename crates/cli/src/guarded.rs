@@ -15,8 +15,9 @@ use palisade_engine::parse_request;
 use palisade_protocol::{Decision, DecisionKind};
 
 use crate::CheckArgs;
-use crate::check::{flag_request, load_policy, open_input, print_decision, read_request};
-use crate::jsonl::error_decision;
+use crate::check::{
+    error_decision, flag_request, load_policy, open_input, print_decision, read_request,
+};
 
 /// Requests of a `--jsonl` batch decided at the same time (their async
 /// checks overlap); decisions are still written in input order.

@@ -7,11 +7,11 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use palisade_engine::{Engine, RequestError, parse_request};
+use palisade_engine::{Engine, parse_request};
 use palisade_protocol::{CheckRequest, Decision};
 
 use crate::CheckArgs;
-use crate::check::open_input;
+use crate::check::{error_decision, open_input};
 
 /// Input is handed to workers in blocks of about this many bytes, cut after a newline.
 const BLOCK_BYTES: usize = 1 << 20;
@@ -66,20 +66,6 @@ fn content_bytes(r: &CheckRequest) -> u64 {
             .sum::<u64>();
     }
     n
-}
-
-/// The `error` decision of a line that is not a valid request (its
-/// `requestId` kept when one can be read).
-pub(crate) fn error_decision(line: &str, err: &RequestError) -> Decision {
-    let id = serde_json::from_str::<serde_json::Value>(line)
-        .ok()
-        .and_then(|v| v.get("requestId")?.as_str().map(str::to_owned))
-        .unwrap_or_else(new_id);
-    let code = match err {
-        RequestError::Malformed { .. } => "request.malformed",
-        RequestError::Invalid(_) => "request.invalid",
-    };
-    Decision::error(id, code, err.to_string())
 }
 
 fn process(engine: &Engine, block: &[u8], out: &mut Vec<u8>, stats: &mut Stats) {

@@ -140,7 +140,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::serve(&args),
         Command::Events(args) => serve::events(&args),
         Command::Mcp(args) => serve::mcp(&args),
-        Command::Check(args) => check::run(&args),
+        Command::Check(args) => run_check(&args),
         Command::Validate { files } => validate::run(&files),
         Command::Policy {
             command: PolicyCommand::Default,
@@ -159,4 +159,26 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `palisade check`: with a service config through a guard, `--jsonl`
+/// line by line, else one request.
+fn run_check(args: &CheckArgs) -> anyhow::Result<u8> {
+    if let Some(config) = &args.config {
+        return crate::guarded::run(args, config);
+    }
+    let engine = check::load_engine(args)?;
+    if args.jsonl {
+        if check::flag_request(args)?.is_some() {
+            anyhow::bail!(
+                "--jsonl reads requests from input; it cannot be combined with --stage/--tool/--args/--content"
+            );
+        }
+        return crate::jsonl::run(&engine, args);
+    }
+    let request = check::read_request(args)?;
+    let decision = engine
+        .evaluate(&request)
+        .map_err(|e| anyhow::anyhow!("invalid request: {e}"))?;
+    check::print_decision(&decision)
 }

@@ -298,7 +298,7 @@ mod tests {
             assert!(!d.description.is_empty());
             // The engine's own acceptance test for patterns: parses, cannot
             // match the empty string, fits the size limit.
-            crate::scan::pattern::validate(d.pattern).unwrap_or_else(|e| panic!("`{}`: {e}", d.id));
+            crate::pattern::validate(d.pattern).unwrap_or_else(|e| panic!("`{}`: {e}", d.id));
         }
         assert!(SECRETS.iter().all(|d| d.kind == Kind::Secret));
         assert!(PII.iter().all(|d| d.kind == Kind::Pii));
@@ -337,7 +337,7 @@ mod tests {
     /// required of every provider token with a fixed prefix.
     #[test]
     fn literal_filtering() {
-        use crate::scan::pattern::{parse, prefixes, required_factors};
+        use crate::pattern::{parse, prefixes, required_factors};
         let mut report = String::new();
         for d in SECRETS.iter().chain(PII) {
             let hir = parse(d.pattern).unwrap();

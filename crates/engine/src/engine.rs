@@ -2,16 +2,16 @@
 
 use std::collections::HashMap;
 
-use palisade_protocol::{CheckRequest, Decision, Stage, pointer};
+use palisade_protocol::{CheckRequest, Stage, pointer};
 
 use std::sync::Arc;
 
 use crate::condition::Condition;
 use crate::error::{PolicyError, PolicyErrors, RequestError};
-use crate::eval::{AsyncOutcome, Evaluation};
+use crate::pattern;
 use crate::policy::{CheckKind, Policy};
 use crate::ratelimit::{Clock, Limiter, SystemClock};
-use crate::scan::{MatcherBuilder, StageMatcher, pattern};
+use crate::scan::{MatcherBuilder, StageMatcher};
 use crate::schema::ArgSchema;
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
@@ -220,7 +220,8 @@ impl Engine {
             if data.matcher.is_none() {
                 continue;
             }
-            let built = crate::scan::stream::StreamAutomaton::build(&engine, stage);
+            let built =
+                crate::scan::stream::StreamAutomaton::build(&data.checks, &engine.policy.checks);
             if let Err(e) = &built {
                 errors.push(PolicyError::new("/checks", format!("stage `{stage}`: {e}")));
             }
@@ -261,82 +262,6 @@ impl Engine {
     /// The policy this engine evaluates.
     pub fn policy(&self) -> &Policy {
         &self.policy
-    }
-
-    /// Evaluates a request against the policy.
-    ///
-    /// Fails when the request has invalid values ([`CheckRequest::validate`])
-    /// or names a check id the policy does not have.
-    ///
-    /// Async checks (`llm_judge`, `mcp`, `moderation`) need a runtime that
-    /// calls their services (`palisade-checks`' `Guard`); here each one that
-    /// would run fails as "no service configured": a `fail_open` warning, or
-    /// a block when its `on_error` is `block`.
-    pub fn evaluate(&self, request: &CheckRequest) -> Result<Decision, RequestError> {
-        crate::eval::evaluate(self, request)
-    }
-
-    /// Evaluates the deterministic checks of a request and lists the async
-    /// checks that should run next ([`Evaluation::pending`]); a runtime
-    /// calls their services and hands the outcomes to [`Engine::finish`].
-    ///
-    /// ```
-    /// use palisade_engine::{AsyncOutcome, Engine};
-    /// use palisade_protocol::{CheckRequest, DecisionKind};
-    ///
-    /// let engine = Engine::from_yaml_str(
-    ///     "checks:\n  - { id: judge, stage: input, type: llm_judge, prompt: Block threats. }\n",
-    /// )?;
-    /// let request = CheckRequest::input("hello");
-    /// let evaluation = engine.begin(&request)?;
-    /// assert_eq!(evaluation.pending(), [0]);
-    /// let outcome = AsyncOutcome::Hit { reason: Some("a threat".into()) };
-    /// let decision = engine.finish(&request, evaluation, &[(0, outcome)]);
-    /// assert_eq!(decision.decision, DecisionKind::Block);
-    /// assert_eq!(decision.violations[0].check_id, "judge");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn begin(&self, request: &CheckRequest) -> Result<Evaluation, RequestError> {
-        crate::eval::begin(self, request)
-    }
-
-    /// The decision of an evaluation with its async checks' outcomes
-    /// (pairs of check index and outcome) merged in policy order. Checks of
-    /// [`Evaluation::pending`] without an outcome are left out.
-    pub fn finish(
-        &self,
-        request: &CheckRequest,
-        evaluation: Evaluation,
-        outcomes: &[(usize, AsyncOutcome)],
-    ) -> Decision {
-        crate::eval::finish(self, request, evaluation, outcomes)
-    }
-
-    /// A block decided without evaluating the checks, for a reason outside
-    /// the policy (a runtime's open circuit breaker, say): `reason_code`
-    /// and `message` say why. Like every decision it carries the request id
-    /// (or a new one), the stage's replacement text, the policy's mode and
-    /// the time; `evaluated` is 0. Fails as [`Engine::evaluate`] does on an
-    /// invalid request.
-    ///
-    /// ```
-    /// use palisade_engine::Engine;
-    /// use palisade_protocol::{CheckRequest, DecisionKind};
-    ///
-    /// let engine = Engine::default_policy()?;
-    /// let d = engine.refuse(&CheckRequest::input("hi"), "guardrail.circuit_open", "too many blocks")?;
-    /// assert_eq!(d.decision, DecisionKind::Block);
-    /// assert_eq!(d.evaluated, Some(0));
-    /// assert!(d.violations.is_empty());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn refuse(
-        &self,
-        request: &CheckRequest,
-        reason_code: &str,
-        message: impl Into<String>,
-    ) -> Result<Decision, RequestError> {
-        crate::eval::refuse(self, request, reason_code, message.into())
     }
 
     /// The checks a request selects at its stage, in policy order, and how

@@ -17,8 +17,10 @@ mod file_check;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod limits;
 #[allow(dead_code, reason = "parts of the path API are only used by its tests")]
 mod paths;
+mod pattern;
 pub mod policy;
 mod ratelimit;
 mod request;
@@ -38,8 +40,8 @@ pub use engine::Engine;
 /// secret files protected, writes outside the workspace confirmed.
 pub const DEFAULT_POLICY: &str = include_str!("default_policy.yaml");
 pub use error::{PolicyError, PolicyErrors, RequestError};
+pub use eval::stream;
 pub use eval::{AsyncOutcome, Evaluation, default_replacement};
 pub use policy::{Check, CheckKind, OnError, OnFail, Policy};
 pub use ratelimit::{Clock, SystemClock};
 pub use request::{parse_json, parse_request};
-pub use scan::stream;

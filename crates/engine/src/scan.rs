@@ -11,9 +11,9 @@
 
 pub(crate) mod fold;
 pub(crate) mod literal;
-pub(crate) mod pattern;
-pub mod stream;
+pub(crate) mod stream;
 
+use crate::pattern;
 use std::sync::OnceLock;
 
 use regex_automata::{Anchored, Input, PatternSet, meta};

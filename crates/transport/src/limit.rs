@@ -13,7 +13,13 @@ use governor::state::keyed::DashMapStateStore;
 use governor::{Quota, RateLimiter};
 use palisade_engine::{Clock, SystemClock};
 
-use crate::service::RateLimited;
+/// A request over its (tenant, agent) rate limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("rate limited: try again in {retry_after_secs} s")]
+pub struct RateLimited {
+    /// Whole seconds until a request would be let through (at least 1).
+    pub retry_after_secs: u64,
+}
 
 /// Most keys kept; beyond it, keys whose bucket is full again (idle ones)
 /// are dropped.

@@ -13,6 +13,7 @@ use palisade_protocol::{CheckRequest, Decision, DecisionKind, Stage};
 use sha2::{Digest, Sha256};
 
 use crate::breaker::{Breaker, State as BreakerState};
+pub use crate::limit::RateLimited;
 
 /// The tenant of requests that name none (and of a policy given on the
 /// command line).
@@ -144,14 +145,6 @@ pub struct Service {
     config: ServiceConfig,
     limiter: Option<crate::limit::Limiter>,
     metrics: crate::metrics::Metrics,
-}
-
-/// A request over its (tenant, agent) rate limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("rate limited: try again in {retry_after_secs} s")]
-pub struct RateLimited {
-    /// Whole seconds until a request would be let through (at least 1).
-    pub retry_after_secs: u64,
 }
 
 /// Why the service could not start.

@@ -7,9 +7,9 @@ use std::path::Path;
 use palisade_protocol::{Mode, Severity, Stage, pointer};
 use serde_json::{Map, Value};
 
-use super::limits::*;
 use super::{Check, CheckKind, OnError, OnFail, Policy};
 use crate::error::{PolicyError, PolicyErrors};
+use crate::limits::*;
 
 /// The check types this version evaluates.
 pub(crate) const SUPPORTED_TYPES: &[&str] = &[
@@ -988,7 +988,7 @@ impl Loader {
     }
 
     fn regex(&mut self, ptr: &str, pattern: &str) {
-        if let Err(message) = crate::scan::pattern::validate(pattern) {
+        if let Err(message) = crate::pattern::validate(pattern) {
             self.err(ptr, message);
         }
     }

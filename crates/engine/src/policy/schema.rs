@@ -9,12 +9,12 @@ use palisade_protocol::Severity;
 use serde_json::{Map, Value, json};
 
 use super::OnFail;
-use super::limits::{
-    MAX_CHECKS, MAX_ENTRIES_PER_CHECK, MAX_EXPR_BYTES, MAX_ID_BYTES, MAX_PROMPT_BYTES,
-};
 use super::load::{
     ASYNC_TYPES, COMMON_FIELDS, MAX_RATE, MAX_WINDOW_SECS, MODERATION_CATEGORIES, RATE_KEYS,
     SUPPORTED_TYPES, supported_stages, type_fields,
+};
+use crate::limits::{
+    MAX_CHECKS, MAX_ENTRIES_PER_CHECK, MAX_EXPR_BYTES, MAX_ID_BYTES, MAX_PROMPT_BYTES,
 };
 
 /// The `$id` of the policy schema.

@@ -23,7 +23,7 @@ use regex_syntax::hir::{
     Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look,
 };
 
-use crate::policy::limits::MAX_REGEX_BYTES;
+use crate::limits::MAX_REGEX_BYTES;
 
 /// Largest number of distinct prefix literals a pattern may use the literal filter with.
 const MAX_PREFIXES: usize = 64;
