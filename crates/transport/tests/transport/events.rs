@@ -8,7 +8,7 @@
     reason = "test code"
 )]
 
-mod util;
+use crate::util;
 
 use std::time::Duration;
 

@@ -4,10 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-mod util;
+use crate::util;
 
+use crate::util::start;
 use serde_json::{Value, json};
-use util::start;
 
 async fn post(server: &util::Server, path: &str, body: &Value) -> (u16, Value) {
     let response = server

@@ -8,9 +8,9 @@
     reason = "test code"
 )]
 
-mod util;
+use crate::util;
 
-use util::Server;
+use crate::util::Server;
 
 use std::path::Path;
 
@@ -89,7 +89,7 @@ async fn start(dir: &Path, extra: &str) -> Server {
 const ACME: &[(&str, &str)] = &[("x-api-key", "key-acme"), ("x-tenant-id", "acme")];
 
 impl Server {
-    async fn send(
+    async fn hosted_send(
         &self,
         body: impl Into<reqwest::Body>,
         headers: &[(&str, &str)],
@@ -105,8 +105,8 @@ impl Server {
         r.send().await.unwrap()
     }
 
-    async fn check_with(&self, body: &Value, headers: &[(&str, &str)]) -> (u16, Value) {
-        let response = self.send(body.to_string(), headers).await;
+    async fn hosted_check_with(&self, body: &Value, headers: &[(&str, &str)]) -> (u16, Value) {
+        let response = self.hosted_send(body.to_string(), headers).await;
         let status = response.status().as_u16();
         let text = response.text().await.unwrap();
         let value =
@@ -114,8 +114,8 @@ impl Server {
         (status, value)
     }
 
-    async fn check(&self, body: &Value) -> (u16, Value) {
-        self.check_with(body, ACME).await
+    async fn hosted_check(&self, body: &Value) -> (u16, Value) {
+        self.hosted_check_with(body, ACME).await
     }
 }
 
@@ -154,7 +154,7 @@ fn example() -> Value {
 async fn the_example_request_gets_the_example_answer() {
     let dir = tempfile::tempdir().unwrap();
     let server = start(dir.path(), "").await;
-    let (status, a) = server.check(&example()).await;
+    let (status, a) = server.hosted_check(&example()).await;
     assert_eq!(status, 200, "{a}");
     // Allowed, with one low-severity violation, as in the example answer.
     assert_eq!(a["allowed"], true, "{a}");
@@ -208,7 +208,7 @@ async fn rules_restrict_the_evaluation() {
     // Without `rules` every check of the stage runs: the users table blocks.
     let mut all = example();
     all.as_object_mut().unwrap().remove("rules");
-    let (status, a) = server.check(&all).await;
+    let (status, a) = server.hosted_check(&all).await;
     assert_eq!(status, 200, "{a}");
     assert_eq!(a["allowed"], false, "{a}");
     assert_eq!(a["evaluated_rules"], 4, "{a}");
@@ -231,19 +231,19 @@ async fn rules_restrict_the_evaluation() {
 
     // An empty list is every rule too.
     all["rules"] = json!([]);
-    let (_, a) = server.check(&all).await;
+    let (_, a) = server.hosted_check(&all).await;
     assert_eq!(a["evaluated_rules"], 4, "{a}");
 
     // Only the users rule.
     all["rules"] = json!(["no-users-table"]);
-    let (_, a) = server.check(&all).await;
+    let (_, a) = server.hosted_check(&all).await;
     assert_eq!(a["allowed"], false);
     assert_eq!(a["evaluated_rules"], 1);
     assert_eq!(a["violations"].as_array().unwrap().len(), 1);
 
     // Unknown rule ids are a 400 that names them; nothing is decided.
     all["rules"] = json!(["no-users-table", "nope", "nada"]);
-    let (status, body) = server.check(&all).await;
+    let (status, body) = server.hosted_check(&all).await;
     assert_eq!(status, 400);
     let m = assert_error(&body, "invalid_request");
     assert!(
@@ -261,7 +261,7 @@ async fn each_kind_of_request_reaches_its_stage() {
 
     // `context.tool_name` → a tool call of that tool.
     let (_, a) = server
-        .check(&json!({"agent_id": "a1", "action": "invoke_tool", "context": {"tool_name": "shell_exec", "cmd": "ls"}}))
+        .hosted_check(&json!({"agent_id": "a1", "action": "invoke_tool", "context": {"tool_name": "shell_exec", "cmd": "ls"}}))
         .await;
     assert_eq!(a["allowed"], false, "{a}");
     assert_eq!(a["violations"][0]["rule_id"], "no-shell");
@@ -269,14 +269,14 @@ async fn each_kind_of_request_reaches_its_stage() {
 
     // `content` alone → input.
     let (_, a) = server
-        .check(&json!({"agent_id": "a1", "content": "how do I jailbreak this?"}))
+        .hosted_check(&json!({"agent_id": "a1", "content": "how do I jailbreak this?"}))
         .await;
     assert_eq!(a["allowed"], false, "{a}");
     assert_eq!(a["violations"][0]["rule_id"], "no-jailbreak");
     assert_eq!(a["evaluated_rules"], 2, "the input checks");
     // A log-only hit is reported, and does not block.
     let (_, a) = server
-        .check(&json!({"agent_id": "a1", "content": "I forgot my password", "context": {"user_id": "u1"}}))
+        .hosted_check(&json!({"agent_id": "a1", "content": "I forgot my password", "context": {"user_id": "u1"}}))
         .await;
     assert_eq!(a["allowed"], true, "{a}");
     assert_eq!(a["violations"][0]["rule_id"], "no-secrets-talk");
@@ -284,7 +284,7 @@ async fn each_kind_of_request_reaches_its_stage() {
 
     // `action_type` (or `action`) → an action with that operation.
     let (_, a) = server
-        .check(&json!({"agent_id": "a1", "action_type": "financial_transaction", "context": {"amount": 10}}))
+        .hosted_check(&json!({"agent_id": "a1", "action_type": "financial_transaction", "context": {"amount": 10}}))
         .await;
     assert_eq!(a["allowed"], false, "{a}");
     assert_eq!(
@@ -294,11 +294,11 @@ async fn each_kind_of_request_reaches_its_stage() {
                "description": "Financial transactions need a human"})
     );
     let (_, a) = server
-        .check(&json!({"agent_id": "a1", "action": "financial_transaction"}))
+        .hosted_check(&json!({"agent_id": "a1", "action": "financial_transaction"}))
         .await;
     assert_eq!(a["violations"][0]["rule_id"], "no-money", "{a}");
     let (_, a) = server
-        .check(&json!({"agent_id": "a1", "action_type": "send_email", "content": "hello"}))
+        .hosted_check(&json!({"agent_id": "a1", "action_type": "send_email", "content": "hello"}))
         .await;
     assert_eq!(a["allowed"], true, "{a}");
     assert_eq!(a["violations"], json!([]));
@@ -335,15 +335,15 @@ async fn bad_requests_and_credentials_get_json_errors() {
         (json!({"agent_id": "a"}), "nothing to evaluate"),
     ];
     for (body, want) in cases {
-        let (status, e) = server.check(&body).await;
+        let (status, e) = server.hosted_check(&body).await;
         assert_eq!(status, 400, "{body}: {e}");
         let m = assert_error(&e, "invalid_request");
         assert!(m.contains(want), "{body}: {m}");
     }
-    let response = server.send("{not json", ACME).await;
+    let response = server.hosted_send("{not json", ACME).await;
     assert_eq!(response.status().as_u16(), 400);
     let big = json!({"agent_id": "a", "content": "x".repeat(8192)});
-    let (status, e) = server.check(&big).await;
+    let (status, e) = server.hosted_check(&big).await;
     assert_eq!(status, 413);
     assert_error(&e, "payload_too_large");
 
@@ -360,12 +360,12 @@ async fn bad_requests_and_credentials_get_json_errors() {
         ),
     ];
     for (headers, status, code) in cases {
-        let (s, body) = server.check_with(&ok, headers).await;
+        let (s, body) = server.hosted_check_with(&ok, headers).await;
         assert_eq!(s, *status, "{headers:?}: {body}");
         assert_error(&body, code);
     }
     let (s, _) = server
-        .check_with(&ok, &[("authorization", "Bearer key-acme")])
+        .hosted_check_with(&ok, &[("authorization", "Bearer key-acme")])
         .await;
     assert_eq!(s, 200, "a bearer token works too");
 
@@ -389,18 +389,18 @@ async fn the_circuit_breaker_status_is_reported() {
     .await;
     let blocked = json!({"agent_id": "a1", "content": "jailbreak"});
     for _ in 0..2 {
-        let (_, a) = server.check(&blocked).await;
+        let (_, a) = server.hosted_check(&blocked).await;
         assert_eq!(a["allowed"], false);
         assert_eq!(a["circuit_breaker_status"], "closed", "{a}");
     }
     // The third block reaches the minimum count: the breaker opens.
-    let (_, a) = server.check(&blocked).await;
+    let (_, a) = server.hosted_check(&blocked).await;
     assert_eq!(a["circuit_breaker_status"], "open", "{a}");
     assert_eq!(a["violations"][0]["rule_id"], "no-jailbreak");
 
     // Now even a clean request is denied, by the breaker.
     let (status, a) = server
-        .check(&json!({"agent_id": "a2", "content": "hello"}))
+        .hosted_check(&json!({"agent_id": "a2", "content": "hello"}))
         .await;
     assert_eq!(status, 200);
     assert_eq!(a["allowed"], false, "{a}");
@@ -431,10 +431,10 @@ async fn each_agent_has_its_own_rate_limit() {
     .await;
     let from = |agent: &str| json!({"agent_id": agent, "content": "hello"});
     for _ in 0..2 {
-        let (s, _) = server.check(&from("a")).await;
+        let (s, _) = server.hosted_check(&from("a")).await;
         assert_eq!(s, 200);
     }
-    let response = server.send(from("a").to_string(), ACME).await;
+    let response = server.hosted_send(from("a").to_string(), ACME).await;
     assert_eq!(response.status().as_u16(), 429);
     let retry: u64 = response.headers()["retry-after"]
         .to_str()
@@ -444,7 +444,7 @@ async fn each_agent_has_its_own_rate_limit() {
     assert!((1..=1800).contains(&retry), "{retry}");
     let body: Value = response.json().await.unwrap();
     assert_error(&body, "rate_limited");
-    let (s, _) = server.check(&from("b")).await;
+    let (s, _) = server.hosted_check(&from("b")).await;
     assert_eq!(s, 200, "another agent has its own bucket");
 }
 
@@ -452,7 +452,7 @@ async fn each_agent_has_its_own_rate_limit() {
 async fn no_answer_without_its_audit_record() {
     let server = util::start("audit: { path: /dev/full }\n", None).await;
     let (status, body) = server
-        .check_with(&json!({"agent_id": "a", "content": "hello"}), &[])
+        .hosted_check_with(&json!({"agent_id": "a", "content": "hello"}), &[])
         .await;
     assert_eq!(status, 503, "{body}");
     assert_error(&body, "audit_unavailable");

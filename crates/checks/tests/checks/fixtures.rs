@@ -15,12 +15,16 @@
     reason = "test code"
 )]
 
-mod support;
+use crate::util;
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::util::llm::{
+    GARBAGE, JUDGE_ALLOW, JUDGE_BLOCK, MODERATION_CLEAN, MODERATION_HATEFUL, STATUS_500_BODY,
+};
+use crate::util::{Behavior, LlmServer, count_lines, http_client, refused_addr};
 use rmcp::RoleClient;
 use rmcp::ServiceExt;
 use rmcp::model::{
@@ -32,10 +36,6 @@ use rmcp::transport::common::client_side_sse::NeverRetry;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Value, json};
-use support::llm::{
-    GARBAGE, JUDGE_ALLOW, JUDGE_BLOCK, MODERATION_CLEAN, MODERATION_HATEFUL, STATUS_500_BODY,
-};
-use support::{Behavior, LlmServer, count_lines, http_client, refused_addr};
 
 /// A bound for every MCP call: a fixture that hangs must fail the test.
 const CALL_TIMEOUT: Duration = Duration::from_secs(20);
@@ -312,8 +312,8 @@ fn client_config() -> ClientConfig {
 
 /// Spawns `mcp_guard --stdio` and runs the MCP handshake over its pipes.
 async fn connect_stdio(mode: &str, count_file: Option<&Path>) -> McpClient {
-    let transport = TokioChildProcess::new(support::mcp_guard_stdio(mode, count_file))
-        .expect("spawn mcp_guard");
+    let transport =
+        TokioChildProcess::new(util::mcp_guard_stdio(mode, count_file)).expect("spawn mcp_guard");
     tokio::time::timeout(CALL_TIMEOUT, client_config().serve(transport))
         .await
         .expect("initialize in time")
@@ -328,7 +328,7 @@ async fn connect_stdio(mode: &str, count_file: Option<&Path>) -> McpClient {
 /// with `NeverRetry` it fails at once with `ServiceError::TransportClosed`.
 async fn connect_http(url: &str) -> McpClient {
     // rmcp's transport builds a reqwest client, which needs a crypto provider.
-    support::install_crypto_provider();
+    util::install_crypto_provider();
     let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
     // The struct is non-exhaustive, but its fields are public and assignable.
     config.retry_config = Arc::new(NeverRetry::default());
@@ -518,7 +518,7 @@ async fn mcp_count_file_counts_screen_calls_over_stdio() {
 async fn mcp_http_screens_and_counts_calls() {
     let dir = tempfile::tempdir().unwrap();
     let count = dir.path().join("calls.txt");
-    let (_server, url) = support::start_mcp_http("structured", Some(&count)).await;
+    let (_server, url) = util::start_mcp_http("structured", Some(&count)).await;
     assert!(
         url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"),
         "{url}"
@@ -558,7 +558,7 @@ async fn mcp_http_screens_and_counts_calls() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_http_text_mode() {
-    let (_server, url) = support::start_mcp_http("text", None).await;
+    let (_server, url) = util::start_mcp_http("text", None).await;
     let client = connect_http(&url).await;
     let result = call(&client, "screen", screen_args("input", None, "hi"))
         .await
@@ -571,7 +571,7 @@ async fn mcp_http_text_mode() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_http_exit_mode_fails_the_call_instead_of_hanging() {
-    let (mut server, url) = support::start_mcp_http("exit", None).await;
+    let (mut server, url) = util::start_mcp_http("exit", None).await;
     let client = connect_http(&url).await;
     let result = call(&client, "screen", screen_args("input", None, "x")).await;
     let error = result.expect_err("the server died mid-call");
@@ -590,8 +590,8 @@ async fn mcp_http_exit_mode_fails_the_call_instead_of_hanging() {
 /// stream forever, so only the caller's own timeout ends the call.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_http_default_retry_leaves_a_call_to_a_dead_server_pending() {
-    support::install_crypto_provider();
-    let (mut server, url) = support::start_mcp_http("exit", None).await;
+    util::install_crypto_provider();
+    let (mut server, url) = util::start_mcp_http("exit", None).await;
     let transport = StreamableHttpClientTransport::from_uri(url);
     let client = client_config().serve(transport).await.unwrap();
     let params =
@@ -604,7 +604,7 @@ async fn mcp_http_default_retry_leaves_a_call_to_a_dead_server_pending() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_http_connection_refused_fails_to_connect() {
-    support::install_crypto_provider();
+    util::install_crypto_provider();
     let url = refused_addr().replace("/v1", "/mcp");
     let transport = StreamableHttpClientTransport::from_uri(url);
     let result = tokio::time::timeout(CALL_TIMEOUT, client_config().serve(transport))

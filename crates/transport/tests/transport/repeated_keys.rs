@@ -7,16 +7,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-mod util;
+use crate::util;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::util::start;
 use palisade_checks::{Guard, ServiceConfig};
 use palisade_transport::Service;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use util::start;
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 

@@ -9,7 +9,7 @@
     reason = "test code"
 )]
 
-mod util;
+use crate::util;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -358,7 +358,7 @@ async fn real_answers_conform_to_their_components() {
 fn the_mcp_tool_schemas_are_the_derived_ones() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/mcp-tools.json");
     let committed: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let inside: Value = serde_json::from_str(include_str!("../mcp-tools.json")).unwrap();
+    let inside: Value = serde_json::from_str(include_str!("../../mcp-tools.json")).unwrap();
     assert_eq!(committed, inside);
     for (tool, schema) in committed.as_object().unwrap() {
         assert_eq!(schema["type"], "object", "{tool}");

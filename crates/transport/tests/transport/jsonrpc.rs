@@ -8,9 +8,7 @@
     reason = "test code"
 )]
 
-mod util;
-
-use util::{Server, cstp_policy, start};
+use crate::util::{Server, cstp_policy, start};
 
 use serde_json::{Value, json};
 

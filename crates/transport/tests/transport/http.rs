@@ -8,9 +8,7 @@
     reason = "test code"
 )]
 
-mod util;
-
-use util::{Server, start};
+use crate::util::{Server, start};
 
 use std::path::Path;
 use std::sync::Arc;

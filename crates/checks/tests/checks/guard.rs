@@ -9,17 +9,17 @@
     reason = "test code"
 )]
 
-mod support;
+use crate::util;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::util::llm::{Behavior, LlmServer, refused_addr};
 use palisade_checks::audit::{Durability, JsonlAudit};
 use palisade_checks::{Guard, ServiceConfig};
 use palisade_engine::Engine;
 use palisade_protocol::{CheckRequest, Decision, DecisionKind, FindingAction, Options};
 use serde_json::json;
-use support::llm::{Behavior, LlmServer, refused_addr};
 
 fn guard(policy: &str, config: &str) -> Guard {
     let engine = Engine::from_yaml_str(policy).unwrap();
@@ -105,7 +105,7 @@ async fn the_judge_blocks_and_allows() {
 /// else is a failed call that `on_error` decides — never a silent allow.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_spelling_of_a_judge_verdict() {
-    let cases: Vec<(String, String)> = include_str!("data/verdicts.txt")
+    let cases: Vec<(String, String)> = include_str!("../data/verdicts.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
@@ -309,7 +309,7 @@ async fn content_sent_off_host_is_capped_on_a_character_boundary() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_over_stdio_structured_text_error_and_exit() {
     let dir = tempfile::tempdir().unwrap();
-    let exe = support::mcp_guard_exe();
+    let exe = util::mcp_guard_exe();
     let count = dir.path().join("calls.txt");
     let config = format!(
         "mcp_servers:\n  structured: {{ command: '{e}', args: [--stdio, --mode, structured, --count-file, '{c}'] }}\n  text: {{ command: '{e}', args: [--stdio, --mode, text] }}\n  failing: {{ command: '{e}', args: [--stdio, --mode, error] }}\n  dying: {{ command: '{e}', args: [--stdio, --mode, exit] }}\n  missing: {{ command: /nonexistent/guard }}\n",
@@ -340,7 +340,7 @@ async fn mcp_over_stdio_structured_text_error_and_exit() {
     assert_eq!(d.decision, DecisionKind::Allow, "{d:#?}");
     assert!(d.warnings.is_empty());
     // One server process, started once, answered both calls.
-    assert_eq!(support::count_lines(&count), ["BLOCKME please", "fine"]);
+    assert_eq!(util::count_lines(&count), ["BLOCKME please", "fine"]);
 
     let d = guard(&check("text", "allow"), &config)
         .check(&CheckRequest::input("BLOCKME"))
@@ -375,7 +375,7 @@ async fn mcp_over_stdio_structured_text_error_and_exit() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stdio_server_that_dies_is_started_again() {
     let dir = tempfile::tempdir().unwrap();
-    let exe = support::mcp_guard_exe();
+    let exe = util::mcp_guard_exe();
     let count = dir.path().join("calls.txt");
     // `exit` mode dies on every call: each call must start a fresh process
     // (the count file shows every call arrived) and fail cleanly.
@@ -396,7 +396,7 @@ async fn a_stdio_server_that_dies_is_started_again() {
         assert!(fail_open_message(&d, "remote").contains("MCP server `dying`"));
     }
     assert_eq!(
-        support::count_lines(&count),
+        util::count_lines(&count),
         ["call 0", "call 1", "call 2"],
         "every call reached a (restarted) server"
     );
@@ -404,8 +404,8 @@ async fn a_stdio_server_that_dies_is_started_again() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_over_streamable_http() {
-    let (_structured, url) = support::start_mcp_http("structured", None).await;
-    let (_text, text_url) = support::start_mcp_http("text", None).await;
+    let (_structured, url) = util::start_mcp_http("structured", None).await;
+    let (_text, text_url) = util::start_mcp_http("text", None).await;
     let config = format!("mcp_servers:\n  a: {{ url: '{url}' }}\n  b: {{ url: '{text_url}' }}\n");
     let policy = "checks:\n  - { id: a, stage: tool_output, type: mcp, server: a, tool: screen }\n  - { id: b, stage: tool_output, type: mcp, server: b, tool: screen }\n";
     let g = guard(policy, &config);
@@ -431,7 +431,7 @@ async fn at_most_four_calls_per_type_the_rest_skipped() {
     let count = dir.path().join("calls.txt");
     let config = format!(
         "mcp_servers:\n  guard: {{ command: '{}', args: [--stdio, --count-file, '{}'] }}\n",
-        support::mcp_guard_exe().display(),
+        util::mcp_guard_exe().display(),
         count.display()
     );
     let policy = "checks:\n".to_owned()
@@ -445,7 +445,7 @@ async fn at_most_four_calls_per_type_the_rest_skipped() {
     let g = guard(&policy, &config);
     let d = g.check(&CheckRequest::input("fine")).await.unwrap();
     assert_eq!(d.decision, DecisionKind::Allow, "{d:#?}");
-    assert_eq!(support::count_lines(&count).len(), 4, "four called");
+    assert_eq!(util::count_lines(&count).len(), 4, "four called");
     assert_eq!(ids(&d.warnings), ["m4", "m5"], "two reported as skipped");
     for w in &d.warnings {
         assert_eq!(w.action, FindingAction::FailOpen);
@@ -507,7 +507,7 @@ async fn a_streamed_answer_gets_moderation_at_the_end() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_http_server_that_exits_mid_call_fails_the_call() {
-    let (_child, url) = support::start_mcp_http("exit", None).await;
+    let (_child, url) = util::start_mcp_http("exit", None).await;
     let config =
         format!("mcp_servers:\n  gone: {{ url: '{url}' }}\nbudgets: {{ call_ms: 8000 }}\n");
     let policy =
@@ -594,7 +594,7 @@ async fn a_fail_closed_check_over_the_cap_blocks() {
 /// the others are unparsable, which `on_error` decides — never an allow.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_verdicts_in_other_shapes() {
-    let exe = support::mcp_guard_exe();
+    let exe = util::mcp_guard_exe();
     let mut servers = Vec::new();
     let mut config = String::from("mcp_servers:\n");
     for mode in ["wrapped", "synonyms", "noverdict", "unknown"] {
@@ -602,7 +602,7 @@ async fn mcp_verdicts_in_other_shapes() {
             "  {mode}-stdio: {{ command: '{e}', args: [--stdio, --mode, {mode}] }}\n",
             e = exe.display()
         ));
-        let (child, url) = support::start_mcp_http(mode, None).await;
+        let (child, url) = util::start_mcp_http(mode, None).await;
         servers.push(child);
         config.push_str(&format!("  {mode}-http: {{ url: '{url}' }}\n"));
     }
