@@ -13,7 +13,7 @@ use palisade_protocol::{CheckRequest, Decision, Stage};
 use tokio::time::Instant;
 
 use crate::audit::{AuditError, AuditRecord, AuditSink};
-use crate::config::{Budgets, ServiceConfig};
+use crate::config::{Budgets, GuardConfig};
 #[cfg(feature = "llm")]
 use crate::llm::LlmClient;
 #[cfg(any(feature = "llm", feature = "mcp"))]
@@ -39,7 +39,7 @@ pub enum GuardError {
 ///
 /// ```
 /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-/// use palisade_checks::{Guard, ServiceConfig};
+/// use palisade_checks::{Guard, GuardConfig};
 /// use palisade_engine::Engine;
 /// use palisade_protocol::{CheckRequest, DecisionKind};
 ///
@@ -47,7 +47,7 @@ pub enum GuardError {
 ///     "checks:\n  - { id: judge, stage: input, type: llm_judge, prompt: Block threats. }\n",
 /// )?;
 /// // No `llm` service configured: the judge fails open, with a warning.
-/// let guard = Guard::new(engine, &ServiceConfig::default())?;
+/// let guard = Guard::new(engine, &GuardConfig::default())?;
 /// let decision = guard.check(&CheckRequest::input("hello")).await?;
 /// assert_eq!(decision.decision, DecisionKind::Allow);
 /// assert_eq!(decision.warnings[0].check_id, "judge");
@@ -86,12 +86,12 @@ impl Guard {
     /// (its audit section is opened separately: [`crate::audit::JsonlAudit`],
     /// [`Guard::with_audit`]). Fails when a service cannot be set up (an
     /// API key's environment variable is not set).
-    pub fn new(engine: Engine, config: &ServiceConfig) -> Result<Self, SetupError> {
+    pub fn new(engine: Engine, config: &GuardConfig) -> Result<Self, SetupError> {
         Self::shared(Arc::new(engine), config)
     }
 
     /// [`Guard::new`] with an engine shared with others.
-    pub fn shared(engine: Arc<Engine>, config: &ServiceConfig) -> Result<Self, SetupError> {
+    pub fn shared(engine: Arc<Engine>, config: &GuardConfig) -> Result<Self, SetupError> {
         #[cfg(feature = "llm")]
         let llm = config.llm.as_ref().map(LlmClient::new).transpose()?;
         #[cfg(not(feature = "llm"))]

@@ -15,16 +15,16 @@
 //! or closed (`on_error: block`). Every decision can be written to a
 //! tamper-evident audit log ([`audit`]) before it is answered.
 //!
-//! The services come from the service config ([`ServiceConfig`], SPEC §7).
+//! The services come from the service config ([`GuardConfig`], SPEC §7).
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::sync::Arc;
-//! use palisade_checks::{Guard, ServiceConfig, audit::{Durability, JsonlAudit}};
+//! use palisade_checks::{Guard, GuardConfig, audit::{Durability, JsonlAudit}};
 //! use palisade_engine::Engine;
 //! use palisade_protocol::CheckRequest;
 //!
-//! let config = ServiceConfig::from_path("palisade.yaml")?;
+//! let config = GuardConfig::from_path("palisade.yaml")?;
 //! let engine = Engine::from_path("policy.yaml")?;
 //! let audit = JsonlAudit::open("audit.jsonl", Durability::Fsync).await?;
 //! let guard = Guard::new(engine, &config)?.with_audit(Arc::new(audit));
@@ -41,7 +41,7 @@ pub mod llm;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 
-pub use config::{ConfigError, ConfigErrors, ServiceConfig};
+pub use config::{ConfigError, ConfigErrors, GuardConfig};
 pub use guard::{Guard, GuardError, GuardStream};
 pub use llm::SetupError;
 

@@ -10,9 +10,10 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use futures::StreamExt;
 use palisade_checks::audit::JsonlAudit;
-use palisade_checks::{Guard, GuardError, ServiceConfig};
+use palisade_checks::{Guard, GuardError};
 use palisade_engine::parse_request;
 use palisade_protocol::{Decision, DecisionKind};
+use palisade_transport::ServiceConfig;
 
 use crate::CheckArgs;
 use crate::check::{
@@ -42,8 +43,8 @@ pub(crate) fn run(args: &CheckArgs, config_path: &Path) -> anyhow::Result<u8> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let mut guard = Guard::new(engine, &config).map_err(|e| anyhow::anyhow!("{e}"))?;
-        if let Some(audit) = &config.audit {
+        let mut guard = Guard::new(engine, &config.guard).map_err(|e| anyhow::anyhow!("{e}"))?;
+        if let Some(audit) = &config.guard.audit {
             let log = JsonlAudit::open(&audit.path, audit.durability)
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context;
-use palisade_checks::ServiceConfig;
+use palisade_transport::ServiceConfig;
 use palisade_transport::{DEFAULT_TENANT, ServeOptions, Service};
 
 use crate::{ServeArgs, ServiceArgs};
@@ -86,6 +86,7 @@ pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
             },
             service
                 .config()
+                .guard
                 .audit
                 .as_ref()
                 .map_or("off".to_owned(), |a| a.path.display().to_string())

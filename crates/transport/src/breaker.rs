@@ -7,7 +7,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use palisade_checks::config::CircuitBreaker as Config;
+use crate::config::CircuitBreaker as Config;
 use palisade_engine::{Clock, SystemClock};
 
 /// The breaker's state, as reported to callers and in metrics.

@@ -13,7 +13,7 @@
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::sync::Arc;
-//! use palisade_checks::ServiceConfig;
+//! use palisade_transport::ServiceConfig;
 //! use palisade_transport::Service;
 //!
 //! // The embedded default policy, no keys, no audit log.
@@ -29,6 +29,7 @@
 #[cfg(feature = "http")]
 mod api;
 pub mod breaker;
+pub mod config;
 #[cfg(feature = "events")]
 pub mod events;
 #[cfg(feature = "hosted")]
@@ -55,6 +56,7 @@ pub mod service;
 mod stream;
 pub mod wire;
 
+pub use config::ServiceConfig;
 pub use service::{
     AuthError, Caller, DEFAULT_TENANT, DecideError, RateLimited, Scope, Service, StartError,
 };

@@ -5,9 +5,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
+use palisade_checks::Guard;
 use palisade_checks::GuardError;
 use palisade_checks::audit::{AuditError, AuditSink, JsonlAudit};
-use palisade_checks::{Guard, ServiceConfig};
+
+use crate::config::ServiceConfig;
 use palisade_engine::{Engine, PolicyErrors};
 use palisade_protocol::{CheckRequest, Decision, DecisionKind, Stage};
 use sha2::{Digest, Sha256};
@@ -193,7 +195,7 @@ impl Service {
     /// `policy` (the command line's) overrides the config's default policy;
     /// without either the default tenant gets the embedded default policy.
     pub async fn start(config: ServiceConfig, policy: Option<PathBuf>) -> Result<Self, StartError> {
-        let audit: Option<Arc<dyn AuditSink>> = match &config.audit {
+        let audit: Option<Arc<dyn AuditSink>> = match &config.guard.audit {
             Some(a) => Some(Arc::new(JsonlAudit::open(&a.path, a.durability).await?)),
             None => None,
         };
@@ -213,7 +215,7 @@ impl Service {
                 path: path.clone(),
                 errors,
             })?;
-            let mut guard = Guard::new(engine, &config)?;
+            let mut guard = Guard::new(engine, &config.guard)?;
             if let Some(sink) = &audit {
                 guard = guard.with_audit(sink.clone());
             }
@@ -296,7 +298,7 @@ impl Service {
         tenant: &str,
         limit: usize,
     ) -> Option<Result<Vec<serde_json::Map<String, serde_json::Value>>, String>> {
-        let path = self.config.audit.as_ref()?.path.clone();
+        let path = self.config.guard.audit.as_ref()?.path.clone();
         let tenant = tenant.to_owned();
         let read = tokio::task::spawn_blocking(
             move || -> Result<Vec<serde_json::Map<String, serde_json::Value>>, String> {

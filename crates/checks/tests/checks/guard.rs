@@ -16,14 +16,14 @@ use std::time::Duration;
 
 use crate::util::llm::{Behavior, LlmServer, refused_addr};
 use palisade_checks::audit::{Durability, JsonlAudit};
-use palisade_checks::{Guard, ServiceConfig};
+use palisade_checks::{Guard, GuardConfig};
 use palisade_engine::Engine;
 use palisade_protocol::{CheckRequest, Decision, DecisionKind, FindingAction, Options};
 use serde_json::json;
 
 fn guard(policy: &str, config: &str) -> Guard {
     let engine = Engine::from_yaml_str(policy).unwrap();
-    let config = ServiceConfig::from_yaml_str(config).unwrap();
+    let config = GuardConfig::from_yaml_str(config).unwrap();
     Guard::new(engine, &config).unwrap()
 }
 
@@ -534,7 +534,7 @@ async fn the_api_key_comes_from_the_named_environment_variable() {
         server.url()
     );
     let engine = Engine::from_yaml_str(JUDGE_POLICY).unwrap();
-    let err = Guard::new(engine, &ServiceConfig::from_yaml_str(&config).unwrap())
+    let err = Guard::new(engine, &GuardConfig::from_yaml_str(&config).unwrap())
         .unwrap_err()
         .to_string();
     assert!(

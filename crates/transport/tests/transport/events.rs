@@ -12,7 +12,7 @@ use crate::util;
 
 use std::time::Duration;
 
-use palisade_checks::{Guard, ServiceConfig};
+use palisade_checks::{Guard, GuardConfig};
 use palisade_engine::Engine;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -80,7 +80,7 @@ async fn overlapping_requests_are_answered_by_request_id() {
     )
     .unwrap();
     let config =
-        ServiceConfig::from_yaml_str(&format!("llm: {{ base_url: '{url}', model: m }}\n")).unwrap();
+        GuardConfig::from_yaml_str(&format!("llm: {{ base_url: '{url}', model: m }}\n")).unwrap();
     let guard = Guard::new(engine, &config).unwrap();
     let input = [
         // Slow: its judge takes 400 ms.
@@ -134,7 +134,7 @@ async fn overlapping_requests_are_answered_by_request_id() {
 async fn an_oversized_or_non_utf8_line_gets_an_error_and_the_stream_goes_on() {
     let engine =
         Engine::from_yaml_str("checks:\n  - { id: rm, stage: tool_use, type: command }\n").unwrap();
-    let guard = Guard::new(engine, &ServiceConfig::default()).unwrap();
+    let guard = Guard::new(engine, &GuardConfig::default()).unwrap();
     let mut input = Vec::new();
     // One byte over the limit, in a line that would otherwise be a request.
     let filler = "x".repeat(palisade_transport::events::MAX_LINE_BYTES);

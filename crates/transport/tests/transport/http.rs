@@ -13,8 +13,8 @@ use crate::util::{Server, start};
 use std::path::Path;
 use std::sync::Arc;
 
-use palisade_checks::ServiceConfig;
 use palisade_transport::Service;
+use palisade_transport::ServiceConfig;
 use serde_json::{Value, json};
 
 impl Server {

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use palisade_checks::ServiceConfig;
 use palisade_transport::Service;
+use palisade_transport::ServiceConfig;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
     JsonObject,

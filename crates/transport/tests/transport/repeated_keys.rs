@@ -13,8 +13,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::util::start;
-use palisade_checks::{Guard, ServiceConfig};
+use palisade_checks::{Guard, GuardConfig};
 use palisade_transport::Service;
+use palisade_transport::ServiceConfig;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -156,7 +157,7 @@ async fn repeated_members_of_the_envelopes_are_refused() {
 /// The event stream (`palisade events`) on the default policy.
 async fn events(input: String) -> Vec<Value> {
     let engine = palisade_engine::Engine::from_yaml_str(palisade_engine::DEFAULT_POLICY).unwrap();
-    let guard = Guard::new(engine, &ServiceConfig::default()).unwrap();
+    let guard = Guard::new(engine, &GuardConfig::default()).unwrap();
     util::event_stream(guard, input).await
 }
 

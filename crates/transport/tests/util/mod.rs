@@ -11,8 +11,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use palisade_checks::{Guard, ServiceConfig};
+use palisade_checks::Guard;
 use palisade_transport::Service;
+use palisade_transport::ServiceConfig;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 

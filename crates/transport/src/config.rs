@@ -1,0 +1,512 @@
+//! The service config (SPEC §7): one file (YAML or JSON) holding the
+//! server's sections — the listen address, the default policy, tenants, API
+//! keys, rate limits, the circuit breaker and request limits — and the
+//! guard's ([`palisade_checks::GuardConfig`]: the LLM service, MCP servers,
+//! budgets, the audit log, `strict_requests`).
+//!
+//! Every section is optional and the whole file is validated at once: every
+//! problem is reported with the JSON pointer of the offending value, and an
+//! invalid config is never half-used.
+//!
+//! ```
+//! use palisade_transport::ServiceConfig;
+//!
+//! let config = ServiceConfig::from_yaml_str(
+//!     "listen: '127.0.0.1:8700'\n\
+//!      rate_limits: { per_agent: { requests: 100, per_secs: 60 } }\n\
+//!      budgets: { request_ms: 2000 }\n",
+//! )?;
+//! assert_eq!(config.rate_limits.unwrap().per_agent.requests, 100);
+//! assert_eq!(config.guard.budgets.request_ms, 2000);
+//! # Ok::<(), palisade_checks::ConfigErrors>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use palisade_checks::config::{parse_json, parse_yaml, read_path, section};
+use palisade_checks::{ConfigError, ConfigErrors, GuardConfig};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// The whole service config: the server's sections and the guard's.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ServiceConfig {
+    /// Address the HTTP service listens on (default `127.0.0.1:8700`).
+    pub listen: Option<String>,
+    /// The default tenant's policy file (else the embedded default policy).
+    pub policy: Option<PathBuf>,
+    /// Tenants by name, each with its own policy.
+    pub tenants: BTreeMap<String, TenantConfig>,
+    /// API keys of the HTTP service.
+    pub keys: Vec<KeyConfig>,
+    /// Per-agent request limits of the HTTP service.
+    pub rate_limits: Option<RateLimits>,
+    /// The circuit breaker of the HTTP service.
+    pub circuit_breaker: Option<CircuitBreaker>,
+    /// Request limits of the HTTP service.
+    pub limits: Limits,
+    /// The guard's sections: the LLM service, MCP servers, budgets, the
+    /// audit log, `strict_requests`.
+    pub guard: GuardConfig,
+}
+
+/// The server's sections, as the file spells them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ServerSections {
+    listen: Option<String>,
+    policy: Option<PathBuf>,
+    #[serde(default)]
+    tenants: BTreeMap<String, TenantConfig>,
+    #[serde(default)]
+    keys: Vec<KeyConfig>,
+    rate_limits: Option<RateLimits>,
+    circuit_breaker: Option<CircuitBreaker>,
+    #[serde(default)]
+    limits: Limits,
+}
+
+/// Every top-level section, in the order the config is documented.
+const SECTIONS: &[&str] = &[
+    "listen",
+    "policy",
+    "tenants",
+    "keys",
+    "llm",
+    "mcp_servers",
+    "budgets",
+    "rate_limits",
+    "circuit_breaker",
+    "audit",
+    "limits",
+    "strict_requests",
+];
+
+/// One tenant.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct TenantConfig {
+    /// The tenant's policy file.
+    pub policy: PathBuf,
+}
+
+/// One API key: stored as the SHA-256 of the key, or read from an
+/// environment variable; bound to one tenant and its scopes.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct KeyConfig {
+    /// A name for logs and audit.
+    pub id: String,
+    /// Lower-case hex SHA-256 of the key.
+    pub sha256: Option<String>,
+    /// The environment variable holding the key.
+    pub env: Option<String>,
+    /// The tenant the key belongs to.
+    pub tenant: String,
+    /// `guardrails:check` and/or `guardrails:admin`.
+    pub scopes: Vec<String>,
+}
+
+/// The scopes a key can have.
+pub const SCOPES: &[&str] = &["guardrails:check", "guardrails:admin"];
+
+/// Per-agent request limits.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct RateLimits {
+    /// Requests per (tenant, agent).
+    pub per_agent: RateLimit,
+}
+
+/// A token bucket: `requests` per `per_secs`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct RateLimit {
+    /// Bucket size.
+    pub requests: u32,
+    /// Refill period in seconds.
+    pub per_secs: u64,
+}
+
+/// The circuit breaker (per tenant).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct CircuitBreaker {
+    /// Rolling window in seconds.
+    pub window_secs: u64,
+    /// Fewest decisions in the window before the breaker can open.
+    pub min_requests: u32,
+    /// Share of blocked decisions (0 to 1) above which it opens.
+    pub threshold: f64,
+    /// Seconds it stays open before letting probes through.
+    pub cooldown_secs: u64,
+}
+
+/// Request limits of the HTTP service.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Largest request body; bigger ones get 413.
+    pub max_body_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_body_bytes: 1024 * 1024,
+        }
+    }
+}
+
+impl ServiceConfig {
+    /// Reads a config file: YAML for `.yaml`/`.yml`, JSON for `.json`.
+    /// Relative paths in it (policies, the audit log, MCP server commands
+    /// given as paths) are resolved against the file's directory.
+    pub fn from_path(path: impl AsRef<Path>) -> Result<Self, ConfigErrors> {
+        let path = path.as_ref();
+        let mut config = Self::from_value(read_path(path)?)?;
+        if let Some(dir) = path.parent() {
+            config.resolve_paths(dir);
+        }
+        Ok(config)
+    }
+
+    /// Parses and validates a JSON config.
+    pub fn from_json_str(text: &str) -> Result<Self, ConfigErrors> {
+        Self::from_value(parse_json(text)?)
+    }
+
+    /// Parses and validates a YAML config.
+    pub fn from_yaml_str(text: &str) -> Result<Self, ConfigErrors> {
+        Self::from_value(parse_yaml(text)?)
+    }
+
+    /// Reads and validates a parsed config document: the server's sections
+    /// here, the guard's by [`GuardConfig`]; every problem of both is
+    /// reported.
+    pub fn from_value(value: Value) -> Result<Self, ConfigErrors> {
+        let Value::Object(document) = value else {
+            return Err(ConfigErrors::one(
+                "",
+                "the config must be a mapping of config sections",
+            ));
+        };
+        let mut server = Map::new();
+        let mut guard = Map::new();
+        let mut errors = Vec::new();
+        for (key, value) in document {
+            if GuardConfig::SECTIONS.contains(&key.as_str()) {
+                guard.insert(key, value);
+            } else if SECTIONS.contains(&key.as_str()) {
+                server.insert(key, value);
+            } else {
+                errors.push(ConfigError::new(
+                    format!("/{}", key.replace('~', "~0").replace('/', "~1")),
+                    format!(
+                        "unknown field `{key}`, expected one of {}",
+                        SECTIONS
+                            .iter()
+                            .map(|s| format!("`{s}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
+        }
+        let server: Option<ServerSections> = section(Value::Object(server))
+            .map_err(|e| errors.extend(e.errors))
+            .ok();
+        // Read only: its problems are reported with the server's below.
+        let guard: Option<GuardConfig> = section(Value::Object(guard))
+            .map_err(|e| errors.extend(e.errors))
+            .ok();
+        let (Some(server), Some(guard), true) = (server, guard, errors.is_empty()) else {
+            errors.sort_by_key(|e| order(&e.pointer));
+            return Err(ConfigErrors { errors });
+        };
+        let config = ServiceConfig {
+            listen: server.listen,
+            policy: server.policy,
+            tenants: server.tenants,
+            keys: server.keys,
+            rate_limits: server.rate_limits,
+            circuit_breaker: server.circuit_breaker,
+            limits: server.limits,
+            guard,
+        };
+        let errors = config.problems();
+        if errors.is_empty() {
+            Ok(config)
+        } else {
+            Err(ConfigErrors { errors })
+        }
+    }
+
+    /// Makes relative file paths relative to `dir`.
+    fn resolve_paths(&mut self, dir: &Path) {
+        let fix = |p: &mut PathBuf| {
+            if p.is_relative() {
+                *p = dir.join(&*p);
+            }
+        };
+        if let Some(p) = &mut self.policy {
+            fix(p);
+        }
+        for t in self.tenants.values_mut() {
+            fix(&mut t.policy);
+        }
+        self.guard.resolve_paths(dir);
+    }
+
+    /// What the types cannot say, in document order: the server's problems
+    /// and the guard's.
+    fn problems(&self) -> Vec<ConfigError> {
+        let mut errors = Vec::new();
+        let mut err = |pointer: String, message: String| {
+            errors.push(ConfigError { pointer, message });
+        };
+        if let Some(listen) = &self.listen
+            && listen.parse::<std::net::SocketAddr>().is_err()
+        {
+            err(
+                "/listen".into(),
+                format!("`{listen}` is not an address and port such as `127.0.0.1:8700`"),
+            );
+        }
+        for (i, key) in self.keys.iter().enumerate() {
+            let ptr = format!("/keys/{i}");
+            match (&key.sha256, &key.env) {
+                (Some(_), Some(_)) => err(
+                    ptr.clone(),
+                    "give either `sha256` or `env`, not both".into(),
+                ),
+                (None, None) => err(
+                    ptr.clone(),
+                    "missing `sha256` (hex SHA-256 of the key) or `env` (a variable holding it)"
+                        .into(),
+                ),
+                (Some(h), None) if h.len() != 64 || !h.bytes().all(|c| c.is_ascii_hexdigit()) => {
+                    err(
+                        format!("{ptr}/sha256"),
+                        "`sha256` must be 64 hex digits".into(),
+                    )
+                }
+                _ => {}
+            }
+            if !self.tenants.contains_key(&key.tenant) && key.tenant != "default" {
+                err(
+                    format!("{ptr}/tenant"),
+                    format!(
+                        "unknown tenant `{}`; tenants: `default`{}",
+                        key.tenant,
+                        self.tenants
+                            .keys()
+                            .map(|t| format!(", `{t}`"))
+                            .collect::<String>()
+                    ),
+                );
+            }
+            if key.scopes.is_empty() {
+                err(
+                    format!("{ptr}/scopes"),
+                    "`scopes` is empty; give `guardrails:check` and/or `guardrails:admin`".into(),
+                );
+            }
+            for (j, s) in key.scopes.iter().enumerate() {
+                if !SCOPES.contains(&s.as_str()) {
+                    err(
+                        format!("{ptr}/scopes/{j}"),
+                        format!(
+                            "unknown scope `{s}`; expected `guardrails:check` or `guardrails:admin`"
+                        ),
+                    );
+                }
+            }
+        }
+        if let Some(r) = &self.rate_limits {
+            if r.per_agent.requests == 0 {
+                err(
+                    "/rate_limits/per_agent/requests".into(),
+                    "`requests` must be at least 1".into(),
+                );
+            }
+            if r.per_agent.per_secs == 0 {
+                err(
+                    "/rate_limits/per_agent/per_secs".into(),
+                    "`per_secs` must be at least 1".into(),
+                );
+            }
+        }
+        if let Some(c) = &self.circuit_breaker {
+            if !(c.threshold > 0.0 && c.threshold <= 1.0) {
+                err(
+                    "/circuit_breaker/threshold".into(),
+                    "`threshold` is a share of blocked decisions: more than 0, at most 1".into(),
+                );
+            }
+            if c.window_secs == 0 {
+                err(
+                    "/circuit_breaker/window_secs".into(),
+                    "`window_secs` must be at least 1".into(),
+                );
+            }
+        }
+        if self.limits.max_body_bytes == 0 {
+            err(
+                "/limits/max_body_bytes".into(),
+                "`max_body_bytes` must be at least 1".into(),
+            );
+        }
+        errors.extend(self.guard.problems());
+        errors.sort_by_key(|e| order(&e.pointer));
+        errors
+    }
+}
+
+/// Where a pointer's section comes in the order problems are reported (a
+/// stable sort keeps each section's problems in their own order).
+fn order(pointer: &str) -> usize {
+    const REPORTED: &[&str] = &[
+        "listen",
+        "policy",
+        "tenants",
+        "llm",
+        "mcp_servers",
+        "budgets",
+        "keys",
+        "rate_limits",
+        "circuit_breaker",
+        "audit",
+        "limits",
+        "strict_requests",
+    ];
+    let top = pointer
+        .trim_start_matches('/')
+        .split('/')
+        .next()
+        .unwrap_or("");
+    REPORTED
+        .iter()
+        .position(|s| *s == top)
+        .unwrap_or(REPORTED.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use palisade_checks::audit::Durability;
+
+    use super::*;
+
+    fn errors(yaml: &str) -> Vec<(String, String)> {
+        ServiceConfig::from_yaml_str(yaml)
+            .unwrap_err()
+            .errors
+            .into_iter()
+            .map(|e| (e.pointer, e.message))
+            .collect()
+    }
+
+    #[test]
+    fn the_spec_example_loads() {
+        let yaml = r#"
+listen: "127.0.0.1:8700"
+policy: "policy.yaml"
+tenants:
+  acme: { policy: "policies/acme.yaml" }
+keys:
+  - { id: "ci",  sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", tenant: "acme", scopes: ["guardrails:check"] }
+  - { id: "ops", env: "PALISADE_OPS_KEY",   tenant: "acme", scopes: ["guardrails:check", "guardrails:admin"] }
+llm: { base_url: "http://127.0.0.1:9000/v1", model: "gpt-4o-mini", api_key_env: "OPENAI_API_KEY", timeout_ms: 10000 }
+mcp_servers:
+  guard:  { command: "python3", args: ["guard.py"] }
+  remote: { url: "http://127.0.0.1:8000/mcp" }
+budgets: { request_ms: 10000, call_ms: 10000, max_calls_per_type: 4, judge_content_bytes: 2000, moderation_content_bytes: 4000 }
+rate_limits: { per_agent: { requests: 100, per_secs: 60 } }
+circuit_breaker: { window_secs: 60, min_requests: 20, threshold: 0.5, cooldown_secs: 30 }
+audit: { path: "audit.jsonl", durability: "fsync" }
+limits: { max_body_bytes: 1048576 }
+"#;
+        let c = ServiceConfig::from_yaml_str(yaml).unwrap();
+        assert_eq!(c.keys.len(), 2);
+        assert_eq!(c.guard.mcp_servers.len(), 2);
+        assert_eq!(c.guard.audit.unwrap().durability, Durability::Fsync);
+        assert_eq!(c.guard.budgets.mcp_content_bytes, 2_000);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_pointer() {
+        let e = errors(
+            "llm: { base_url: 'ftp://x', model: '' }\n\
+             mcp_servers:\n  a: {}\n  b: { command: x, url: 'http://h/mcp' }\n  c/d: { url: nope }\n\
+             budgets: { call_ms: 0 }\n\
+             keys:\n  - { id: k, sha256: abc, tenant: nobody, scopes: [guardrails:write] }\n",
+        );
+        let pointers: Vec<&str> = e.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/llm/base_url",
+                "/llm/model",
+                "/mcp_servers/a",
+                "/mcp_servers/b",
+                "/mcp_servers/c~1d/url",
+                "/budgets/call_ms",
+                "/keys/0/sha256",
+                "/keys/0/tenant",
+                "/keys/0/scopes/0",
+            ],
+            "{e:#?}"
+        );
+    }
+
+    #[test]
+    fn unknown_fields_and_wrong_types_name_their_place() {
+        let e = errors("budgets: { request_ms: 10, bogus: 1 }\n");
+        assert_eq!(e[0].0, "/budgets/bogus");
+        assert!(e[0].1.contains("unknown field `bogus`"), "{e:?}");
+        let e = errors("llm: { base_url: 'http://x', model: m, timeout_ms: soon }\n");
+        assert_eq!(e[0].0, "/llm/timeout_ms");
+        let e =
+            ServiceConfig::from_json_str(r#"{"audit": {"path": "a", "durability": "sometimes"}}"#)
+                .unwrap_err();
+        assert_eq!(e.errors[0].pointer, "/audit/durability");
+    }
+
+    #[test]
+    fn relative_paths_follow_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("svc.yaml");
+        std::fs::write(&file, "policy: p.yaml\naudit: { path: logs/a.jsonl }\n").unwrap();
+        let c = ServiceConfig::from_path(&file).unwrap();
+        assert_eq!(c.policy.unwrap(), dir.path().join("p.yaml"));
+        assert_eq!(c.guard.audit.unwrap().path, dir.path().join("logs/a.jsonl"));
+        let e = ServiceConfig::from_path(dir.path().join("svc.toml")).unwrap_err();
+        assert!(e.to_string().contains("cannot read config file"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_section_is_named_with_every_known_one() {
+        let e = errors("listen: '127.0.0.1:1'\nbogus: 1\n");
+        assert_eq!(e[0].0, "/bogus");
+        assert!(
+            e[0].1
+                .contains("unknown field `bogus`, expected one of `listen`"),
+            "{e:?}"
+        );
+        assert!(e[0].1.contains("`strict_requests`"), "{e:?}");
+        let e = ServiceConfig::from_yaml_str("- a\n").unwrap_err();
+        assert!(e.to_string().contains("mapping of config sections"), "{e}");
+        assert_eq!(
+            ServiceConfig::from_yaml_str("").unwrap(),
+            ServiceConfig::default()
+        );
+    }
+}
