@@ -55,7 +55,7 @@ fn generated() -> Result<Vec<(&'static str, String)>> {
         "Palisade v1 Decision",
     );
     // Optional fields are skipped when absent, so `null` never appears in output.
-    strip_null_alternatives(&mut decision);
+    palisade_protocol::schema::strip_null(&mut decision);
     let openapi = openapi::document(&request, &decision)?;
     let mcp_tools = Value::Object(palisade_transport::wire::mcp_tool_schemas());
     Ok(vec![
@@ -89,39 +89,6 @@ fn schema_for<T: JsonSchema>(settings: SchemaSettings, id: &str, title: &str) ->
         );
     }
     value
-}
-
-/// Turns `"type": ["T", "null"]` into `"type": "T"` and drops `{"type": "null"}`
-/// alternatives from `anyOf`, everywhere in a schema.
-fn strip_null_alternatives(value: &mut Value) {
-    match value {
-        Value::Object(obj) => {
-            if let Some(Value::Array(types)) = obj.get_mut("type") {
-                types.retain(|t| t != "null");
-                if types.len() == 1 {
-                    let only = types.remove(0);
-                    obj.insert("type".into(), only);
-                }
-            }
-            if let Some(Value::Array(alts)) = obj.get_mut("anyOf") {
-                alts.retain(|a| a != &json!({"type": "null"}));
-                if alts.len() == 1 {
-                    let only = alts.remove(0);
-                    obj.remove("anyOf");
-                    if let Value::Object(inner) = only {
-                        for (k, v) in inner {
-                            obj.entry(k).or_insert(v);
-                        }
-                    }
-                }
-            }
-            for v in obj.values_mut() {
-                strip_null_alternatives(v);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_null_alternatives),
-        _ => {}
-    }
 }
 
 fn to_pretty(value: &Value) -> Result<String> {

@@ -5,6 +5,8 @@ mod enums;
 mod object;
 pub mod pointer;
 mod request;
+#[cfg(feature = "schema")]
+pub mod schema;
 mod validate;
 
 pub use decision::{Decision, Finding, Location, Modified, Provider};

@@ -327,6 +327,8 @@ pub struct CstpAgent {
     pub url: Option<String>,
 }
 
+// The members are `CstpAction`'s, spelled out rather than flattened so
+// that an error names the member it is about.
 /// The arguments of the MCP tool `check_action`: a CSTP action's members
 /// with its agent.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -615,7 +617,7 @@ pub fn schemas() -> Map<String, Value> {
     write.subschema_for::<JsonRpcResponse>();
     for (name, mut schema) in write.take_definitions(true) {
         // What is skipped when absent is never written as null.
-        strip_null(&mut schema);
+        palisade_protocol::schema::strip_null(&mut schema);
         out.insert(name, schema);
     }
     out
@@ -647,7 +649,7 @@ pub fn mcp_tool_schemas() -> Map<String, Value> {
         ),
     ] {
         let mut value = schema.to_value();
-        strip_null(&mut value);
+        palisade_protocol::schema::strip_null(&mut value);
         plain_enums(&mut value);
         if let Some(obj) = value.as_object_mut() {
             obj.remove("$schema");
@@ -684,40 +686,6 @@ fn plain_enums(value: &mut Value) {
             obj.values_mut().for_each(plain_enums);
         }
         Value::Array(items) => items.iter_mut().for_each(plain_enums),
-        _ => {}
-    }
-}
-
-/// Turns `"type": ["T", "null"]` into `"type": "T"` and drops
-/// `{"type": "null"}` alternatives from `anyOf`, everywhere in a schema.
-#[cfg(feature = "schema")]
-fn strip_null(value: &mut Value) {
-    match value {
-        Value::Object(obj) => {
-            if let Some(Value::Array(types)) = obj.get_mut("type") {
-                types.retain(|t| t != "null");
-                if let [only] = types.as_slice() {
-                    let only = only.clone();
-                    obj.insert("type".into(), only);
-                }
-            }
-            if let Some(Value::Array(alts)) = obj.get_mut("anyOf") {
-                alts.retain(|a| a != &serde_json::json!({"type": "null"}));
-                if let [only] = alts.as_slice() {
-                    let only = only.clone();
-                    obj.remove("anyOf");
-                    if let Value::Object(inner) = only {
-                        for (k, v) in inner {
-                            obj.entry(k).or_insert(v);
-                        }
-                    }
-                }
-            }
-            for v in obj.values_mut() {
-                strip_null(v);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_null),
         _ => {}
     }
 }
