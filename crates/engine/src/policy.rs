@@ -152,34 +152,180 @@ pub enum CheckKind {
     },
 }
 
+/// A check type: what a policy's `type` names, with what the type takes
+/// (its own fields), where it runs (its stages) and how (in the engine, or
+/// as an async check a runtime calls a service for). The loader, the policy
+/// schema and the evaluator all read these answers from here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CheckType {
+    /// `regex`.
+    Regex,
+    /// `blocklist`.
+    Blocklist,
+    /// `tool_pattern`.
+    ToolPattern,
+    /// `condition`.
+    Condition,
+    /// `rate_limit`.
+    RateLimit,
+    /// `schema`.
+    Schema,
+    /// `path`.
+    Path,
+    /// `workspace`.
+    Workspace,
+    /// `secrets`.
+    Secrets,
+    /// `pii`.
+    Pii,
+    /// `command`.
+    Command,
+    /// `llm_judge`.
+    LlmJudge,
+    /// `mcp`.
+    Mcp,
+    /// `moderation`.
+    Moderation,
+}
+
+impl CheckType {
+    /// Every type, in the order the policy reference lists them.
+    pub const ALL: &'static [CheckType] = &[
+        CheckType::Regex,
+        CheckType::Blocklist,
+        CheckType::ToolPattern,
+        CheckType::Condition,
+        CheckType::RateLimit,
+        CheckType::Schema,
+        CheckType::Path,
+        CheckType::Workspace,
+        CheckType::Secrets,
+        CheckType::Pii,
+        CheckType::Command,
+        CheckType::LlmJudge,
+        CheckType::Mcp,
+        CheckType::Moderation,
+    ];
+
+    /// The type's name in a policy, such as `regex`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            CheckType::Regex => "regex",
+            CheckType::Blocklist => "blocklist",
+            CheckType::ToolPattern => "tool_pattern",
+            CheckType::Condition => "condition",
+            CheckType::RateLimit => "rate_limit",
+            CheckType::Schema => "schema",
+            CheckType::Path => "path",
+            CheckType::Workspace => "workspace",
+            CheckType::Secrets => "secrets",
+            CheckType::Pii => "pii",
+            CheckType::Command => "command",
+            CheckType::LlmJudge => "llm_judge",
+            CheckType::Mcp => "mcp",
+            CheckType::Moderation => "moderation",
+        }
+    }
+
+    /// The type a policy names; `None` for a name no type has.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|t| t.name() == name)
+    }
+
+    /// The fields of this type, besides those every check has.
+    pub const fn fields(self) -> &'static [&'static str] {
+        match self {
+            CheckType::Regex => &["patterns"],
+            CheckType::Blocklist => &["words", "case_sensitive", "whole_words"],
+            CheckType::ToolPattern => &["tools"],
+            CheckType::Condition => &["expr"],
+            CheckType::RateLimit => &["max", "window_secs", "per"],
+            CheckType::Schema => &["tools", "schema"],
+            CheckType::Path => &["paths", "except", "operations", "tools", "arguments"],
+            CheckType::Workspace => &["operations", "tools", "arguments"],
+            CheckType::Secrets => &["detectors"],
+            CheckType::Command => &["commands", "tools"],
+            CheckType::Pii => &["entities"],
+            CheckType::LlmJudge => &["prompt"],
+            CheckType::Mcp => &["server", "tool"],
+            CheckType::Moderation => &["categories", "threshold"],
+        }
+    }
+
+    /// The stages the type runs at.
+    pub const fn stages(self) -> &'static [Stage] {
+        match self {
+            CheckType::ToolPattern | CheckType::Schema => &[Stage::ToolUse],
+            CheckType::Path | CheckType::Workspace | CheckType::Command => {
+                &[Stage::Action, Stage::ToolUse]
+            }
+            CheckType::LlmJudge | CheckType::Mcp => &[
+                Stage::Input,
+                Stage::ToolUse,
+                Stage::ToolOutput,
+                Stage::Action,
+            ],
+            CheckType::Moderation => &[Stage::Input, Stage::Output],
+            _ => Stage::ALL,
+        }
+    }
+
+    /// Whether the check calls a service and so runs in a `Guard`, after
+    /// the deterministic checks (`llm_judge`, `mcp`, `moderation`); only
+    /// these take `on_error`.
+    pub const fn is_async(self) -> bool {
+        matches!(
+            self,
+            CheckType::LlmJudge | CheckType::Mcp | CheckType::Moderation
+        )
+    }
+
+    /// Whether a hit has a span of text to replace (`on_fail: redact`).
+    pub const fn can_redact(self) -> bool {
+        matches!(
+            self,
+            CheckType::Regex | CheckType::Blocklist | CheckType::Secrets | CheckType::Pii
+        )
+    }
+}
+
+impl std::fmt::Display for CheckType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl CheckKind {
+    /// The check's type.
+    pub fn check_type(&self) -> CheckType {
+        match self {
+            CheckKind::Regex { .. } => CheckType::Regex,
+            CheckKind::Blocklist { .. } => CheckType::Blocklist,
+            CheckKind::ToolPattern { .. } => CheckType::ToolPattern,
+            CheckKind::Condition { .. } => CheckType::Condition,
+            CheckKind::RateLimit { .. } => CheckType::RateLimit,
+            CheckKind::Schema { .. } => CheckType::Schema,
+            CheckKind::Path { .. } => CheckType::Path,
+            CheckKind::Secrets { .. } => CheckType::Secrets,
+            CheckKind::Command { .. } => CheckType::Command,
+            CheckKind::Pii { .. } => CheckType::Pii,
+            CheckKind::Workspace { .. } => CheckType::Workspace,
+            CheckKind::LlmJudge { .. } => CheckType::LlmJudge,
+            CheckKind::Mcp { .. } => CheckType::Mcp,
+            CheckKind::Moderation { .. } => CheckType::Moderation,
+        }
+    }
+
     /// The type's name in a policy, such as `regex`.
     pub fn type_name(&self) -> &'static str {
-        match self {
-            CheckKind::Regex { .. } => "regex",
-            CheckKind::Blocklist { .. } => "blocklist",
-            CheckKind::ToolPattern { .. } => "tool_pattern",
-            CheckKind::Condition { .. } => "condition",
-            CheckKind::RateLimit { .. } => "rate_limit",
-            CheckKind::Schema { .. } => "schema",
-            CheckKind::Path { .. } => "path",
-            CheckKind::Secrets { .. } => "secrets",
-            CheckKind::Command { .. } => "command",
-            CheckKind::Pii { .. } => "pii",
-            CheckKind::Workspace { .. } => "workspace",
-            CheckKind::LlmJudge { .. } => "llm_judge",
-            CheckKind::Mcp { .. } => "mcp",
-            CheckKind::Moderation { .. } => "moderation",
-        }
+        self.check_type().name()
     }
 
     /// Whether the check calls a service and so runs in a `Guard`, after
     /// the deterministic checks (`llm_judge`, `mcp`, `moderation`).
     pub fn is_async(&self) -> bool {
-        matches!(
-            self,
-            CheckKind::LlmJudge { .. } | CheckKind::Mcp { .. } | CheckKind::Moderation { .. }
-        )
+        self.check_type().is_async()
     }
 }
 

@@ -33,9 +33,6 @@ pub struct Metrics {
     inner: Mutex<Inner>,
 }
 
-/// The async check types, whose findings say how their calls went.
-const ASYNC: &[&str] = &["llm_judge", "mcp", "moderation"];
-
 impl Metrics {
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner
@@ -53,7 +50,11 @@ impl Metrics {
             *m.findings
                 .entry((tenant.to_owned(), f.check_id.clone(), f.action.to_string()))
                 .or_default() += 1;
-            if let Some(t) = ASYNC.iter().find(|t| **t == f.check_type) {
+            // The async check types' findings say how their calls went.
+            if let Some(t) = palisade_engine::CheckType::from_name(&f.check_type)
+                .filter(|t| t.is_async())
+                .map(|t| t.name())
+            {
                 let outcome = match f.action {
                     FindingAction::FailOpen => "failed_open",
                     // The engine's wording of a check that failed closed.

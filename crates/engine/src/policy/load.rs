@@ -7,30 +7,9 @@ use std::path::Path;
 use palisade_protocol::{Mode, Severity, Stage, pointer};
 use serde_json::{Map, Value};
 
-use super::{Check, CheckKind, OnError, OnFail, Policy};
+use super::{Check, CheckKind, CheckType, OnError, OnFail, Policy};
 use crate::error::{PolicyError, PolicyErrors};
 use crate::limits::*;
-
-/// The check types this version evaluates.
-pub(crate) const SUPPORTED_TYPES: &[&str] = &[
-    "regex",
-    "blocklist",
-    "tool_pattern",
-    "condition",
-    "rate_limit",
-    "schema",
-    "path",
-    "workspace",
-    "secrets",
-    "pii",
-    "command",
-    "llm_judge",
-    "mcp",
-    "moderation",
-];
-
-/// The check types that call a service (run by a `Guard`, not by the engine).
-pub(crate) const ASYNC_TYPES: &[&str] = &["llm_judge", "mcp", "moderation"];
 
 /// The categories a `moderation` check can score.
 pub const MODERATION_CATEGORIES: &[&str] = &[
@@ -297,29 +276,30 @@ impl Loader {
             return (None, None);
         };
         let before = self.errors.len();
-        let type_name = match obj.get("type") {
+        let type_names: Vec<&str> = CheckType::ALL.iter().map(|t| t.name()).collect();
+        let check_type = match obj.get("type") {
             None => {
                 self.err(
                     ptr,
-                    format!("missing field `type`; one of {}", one_of(SUPPORTED_TYPES)),
+                    format!("missing field `type`; one of {}", one_of(&type_names)),
                 );
                 None
             }
-            Some(Value::String(t)) if SUPPORTED_TYPES.contains(&t.as_str()) => Some(t.as_str()),
+            Some(Value::String(t)) if CheckType::from_name(t).is_some() => CheckType::from_name(t),
             Some(other) => {
                 self.err(
                     child(ptr, "type"),
                     format!(
                         "unknown check type {}; expected one of {}",
                         quoted(other),
-                        one_of(SUPPORTED_TYPES)
+                        one_of(&type_names)
                     ),
                 );
                 None
             }
         };
-        let type_fields = type_name.map_or(&[][..], type_fields);
-        if let Some(t) = type_name {
+        let type_fields = check_type.map_or(&[][..], CheckType::fields);
+        if let Some(t) = check_type {
             for key in obj.keys() {
                 if !COMMON_FIELDS.contains(&key.as_str()) && !type_fields.contains(&key.as_str()) {
                     self.err(
@@ -333,7 +313,7 @@ impl Loader {
             }
         }
         let id = match obj.get("id") {
-            None => type_name.map(|t| format!("{t}-{i}")),
+            None => check_type.map(|t| format!("{t}-{i}")),
             Some(v) => self.id(&child(ptr, "id"), v),
         };
         let name = self.text(obj, ptr, "name", MAX_TEXT_BYTES);
@@ -377,7 +357,7 @@ impl Loader {
                 }
             },
         };
-        let is_async = type_name.is_some_and(|t| ASYNC_TYPES.contains(&t));
+        let is_async = check_type.is_some_and(CheckType::is_async);
         let on_error = match obj.get("on_error") {
             None => OnError::Allow,
             Some(_) if !is_async => {
@@ -405,16 +385,16 @@ impl Loader {
         let when = obj
             .get("when")
             .and_then(|v| self.cel(&child(ptr, "when"), "when", v));
-        let stages = self.stages(obj, ptr, type_name);
-        let kind = match type_name {
-            Some("regex") => {
+        let stages = self.stages(obj, ptr, check_type);
+        let kind = match check_type {
+            Some(CheckType::Regex) => {
                 let patterns = self.entries(obj, ptr, "patterns");
                 for (j, p) in patterns.iter().enumerate() {
                     self.regex(&index(&child(ptr, "patterns"), j), p);
                 }
                 Some(CheckKind::Regex { patterns })
             }
-            Some("blocklist") => {
+            Some(CheckType::Blocklist) => {
                 let words = self.entries(obj, ptr, "words");
                 let case_sensitive = self.boolean(obj, ptr, "case_sensitive").unwrap_or(false);
                 let whole_words = self.boolean(obj, ptr, "whole_words").unwrap_or(false);
@@ -424,12 +404,12 @@ impl Loader {
                     whole_words,
                 })
             }
-            Some("tool_pattern") => {
+            Some(CheckType::ToolPattern) => {
                 let tools = self.entries(obj, ptr, "tools");
                 self.globs(obj, ptr, &tools);
                 Some(CheckKind::ToolPattern { tools })
             }
-            Some("condition") => match obj.get("expr") {
+            Some(CheckType::Condition) => match obj.get("expr") {
                 None => {
                     self.err(
                         ptr,
@@ -441,7 +421,7 @@ impl Loader {
                     .cel(&child(ptr, "expr"), "expr", v)
                     .map(|expr| CheckKind::Condition { expr }),
             },
-            Some("rate_limit") => {
+            Some(CheckType::RateLimit) => {
                 let max = self.count(obj, ptr, "max", MAX_RATE);
                 let window_secs = self.count(obj, ptr, "window_secs", MAX_WINDOW_SECS);
                 let per = self.rate_keys(obj, ptr);
@@ -454,7 +434,7 @@ impl Loader {
                     _ => None,
                 }
             }
-            Some("schema") => {
+            Some(CheckType::Schema) => {
                 let tools = self.entries(obj, ptr, "tools");
                 self.globs(obj, ptr, &tools);
                 match obj.get("schema") {
@@ -487,7 +467,7 @@ impl Loader {
                     },
                 }
             }
-            Some("path") => {
+            Some(CheckType::Path) => {
                 let paths = self.entries(obj, ptr, "paths");
                 let except = self.optional_entries(obj, ptr, "except");
                 self.each_entry(obj, ptr, "paths", &paths, |p| {
@@ -505,7 +485,7 @@ impl Loader {
                     arguments,
                 })
             }
-            Some("workspace") => {
+            Some(CheckType::Workspace) => {
                 let (operations, tools, arguments) = self.file_fields(obj, ptr);
                 Some(CheckKind::Workspace {
                     operations,
@@ -513,7 +493,7 @@ impl Loader {
                     arguments,
                 })
             }
-            Some("command") => {
+            Some(CheckType::Command) => {
                 let commands = self.optional_entries(obj, ptr, "commands");
                 self.each_entry(obj, ptr, "commands", &commands, |c| {
                     crate::shell::CommandPatterns::new(&[c.to_owned()]).map(|_| ())
@@ -522,13 +502,13 @@ impl Loader {
                 self.globs(obj, ptr, &tools);
                 Some(CheckKind::Command { commands, tools })
             }
-            Some("secrets") => {
+            Some(CheckType::Secrets) => {
                 let detectors = self.optional_entries(obj, ptr, "detectors");
                 let known: Vec<&str> = crate::detect::SECRETS.iter().map(|d| d.id).collect();
                 self.known_names(obj, ptr, "detectors", &detectors, &known, "detector");
                 Some(CheckKind::Secrets { detectors })
             }
-            Some("llm_judge") => {
+            Some(CheckType::LlmJudge) => {
                 let prompt = self.required_text(
                     obj,
                     ptr,
@@ -538,7 +518,7 @@ impl Loader {
                 );
                 prompt.map(|prompt| CheckKind::LlmJudge { prompt })
             }
-            Some("mcp") => {
+            Some(CheckType::Mcp) => {
                 let server = self.required_text(
                     obj,
                     ptr,
@@ -553,7 +533,7 @@ impl Loader {
                     _ => None,
                 }
             }
-            Some("moderation") => {
+            Some(CheckType::Moderation) => {
                 let categories = self.optional_entries(obj, ptr, "categories");
                 self.known_names(
                     obj,
@@ -584,7 +564,7 @@ impl Loader {
                     threshold,
                 })
             }
-            Some("pii") => {
+            Some(CheckType::Pii) => {
                 let entities = self.optional_entries(obj, ptr, "entities");
                 let mut known: Vec<&str> = crate::detect::PII.iter().map(|d| d.id).collect();
                 known.dedup();
@@ -594,8 +574,8 @@ impl Loader {
             _ => None,
         };
         if on_fail == OnFail::Redact
-            && let Some(t) = type_name
-            && !matches!(t, "regex" | "blocklist" | "secrets" | "pii")
+            && let Some(t) = check_type
+            && !t.can_redact()
         {
             self.err(
                 child(ptr, "on_fail"),
@@ -714,7 +694,7 @@ impl Loader {
         &mut self,
         obj: &Map<String, Value>,
         ptr: &str,
-        type_name: Option<&str>,
+        check_type: Option<CheckType>,
     ) -> Vec<Stage> {
         let all: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
         let sptr = child(ptr, "stage");
@@ -757,8 +737,8 @@ impl Loader {
             }
             other => one(self, sptr.clone(), other),
         }
-        if let Some(t) = type_name {
-            let allowed = supported_stages(t);
+        if let Some(t) = check_type {
+            let allowed = t.stages();
             for (s, p) in &stages {
                 if !allowed.contains(s) {
                     let names: Vec<&str> = allowed.iter().map(|s| s.as_str()).collect();
@@ -1010,43 +990,6 @@ fn valid_positions(list: Option<&Value>) -> Vec<usize> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// The fields a check type has besides the common ones.
-pub(crate) fn type_fields(type_name: &str) -> &'static [&'static str] {
-    match type_name {
-        "regex" => &["patterns"],
-        "blocklist" => &["words", "case_sensitive", "whole_words"],
-        "tool_pattern" => &["tools"],
-        "condition" => &["expr"],
-        "rate_limit" => &["max", "window_secs", "per"],
-        "schema" => &["tools", "schema"],
-        "path" => &["paths", "except", "operations", "tools", "arguments"],
-        "workspace" => &["operations", "tools", "arguments"],
-        "secrets" => &["detectors"],
-        "command" => &["commands", "tools"],
-        "pii" => &["entities"],
-        "llm_judge" => &["prompt"],
-        "mcp" => &["server", "tool"],
-        "moderation" => &["categories", "threshold"],
-        _ => &[],
-    }
-}
-
-/// The stages a check type can run at.
-pub(crate) fn supported_stages(type_name: &str) -> &'static [Stage] {
-    match type_name {
-        "tool_pattern" | "schema" => &[Stage::ToolUse],
-        "path" | "workspace" | "command" => &[Stage::Action, Stage::ToolUse],
-        "llm_judge" | "mcp" => &[
-            Stage::Input,
-            Stage::ToolUse,
-            Stage::ToolOutput,
-            Stage::Action,
-        ],
-        "moderation" => &[Stage::Input, Stage::Output],
-        _ => Stage::ALL,
-    }
 }
 
 #[cfg(test)]

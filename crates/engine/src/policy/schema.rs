@@ -8,11 +8,8 @@
 use palisade_protocol::Severity;
 use serde_json::{Map, Value, json};
 
-use super::OnFail;
-use super::load::{
-    ASYNC_TYPES, COMMON_FIELDS, MAX_RATE, MAX_WINDOW_SECS, MODERATION_CATEGORIES, RATE_KEYS,
-    SUPPORTED_TYPES, supported_stages, type_fields,
-};
+use super::load::{COMMON_FIELDS, MAX_RATE, MAX_WINDOW_SECS, MODERATION_CATEGORIES, RATE_KEYS};
+use super::{CheckType, OnFail};
 use crate::limits::{
     MAX_CHECKS, MAX_ENTRIES_PER_CHECK, MAX_EXPR_BYTES, MAX_ID_BYTES, MAX_PROMPT_BYTES,
 };
@@ -30,13 +27,14 @@ pub const SCHEMA_ID: &str = "https://palisade.dev/schemas/policy.v1.json";
 pub fn json_schema() -> Value {
     let mut defs = Map::new();
     let mut branches = Vec::new();
-    for &t in SUPPORTED_TYPES {
+    for &ty in CheckType::ALL {
+        let t = ty.name();
         let def = format!("{t}_check");
         branches.push(json!({
             "if": { "properties": { "type": { "const": t } }, "required": ["type"] },
             "then": { "$ref": format!("#/$defs/{def}") },
         }));
-        defs.insert(def, check_type(t));
+        defs.insert(def, check_type(ty));
     }
     defs.insert(
         "check".into(),
@@ -47,7 +45,7 @@ pub fn json_schema() -> Value {
             "properties": {
                 "type": {
                     "description": "The check type; it decides the check's other fields.",
-                    "enum": SUPPORTED_TYPES,
+                    "enum": CheckType::ALL.iter().map(|t| t.name()).collect::<Vec<_>>(),
                 },
             },
             "allOf": branches,
@@ -105,9 +103,10 @@ fn names(names: &[&str], description: &str) -> Value {
 /// The schema of one check type: the common fields, narrowed for the type
 /// (its stages, its `on_fail` actions, `on_error` for async types), and its
 /// own fields.
-fn check_type(t: &str) -> Value {
-    let stages: Vec<&str> = supported_stages(t).iter().map(|s| s.as_str()).collect();
-    let redacts = matches!(t, "regex" | "blocklist" | "secrets" | "pii");
+fn check_type(ty: CheckType) -> Value {
+    let t = ty.name();
+    let stages: Vec<&str> = ty.stages().iter().map(|s| s.as_str()).collect();
+    let redacts = ty.can_redact();
     let actions: Vec<&str> = OnFail::ALL
         .iter()
         .filter(|f| redacts || **f != OnFail::Redact)
@@ -150,7 +149,7 @@ fn check_type(t: &str) -> Value {
                 "type": "boolean",
                 "default": true,
             }),
-            "on_error" if ASYNC_TYPES.contains(&t) => json!({
+            "on_error" if ty.is_async() => json!({
                 "description": "When the service gives no answer: `allow` (fail open, with a warning) or `block` (fail closed).",
                 "enum": ["allow", "block"],
                 "default": "allow",
@@ -166,7 +165,7 @@ fn check_type(t: &str) -> Value {
         properties.insert(field.into(), schema);
     }
     let mut required = vec!["type", "stage"];
-    for &field in type_fields(t) {
+    for &field in ty.fields() {
         let (schema, needed) = own_field(t, field);
         if needed {
             required.push(field);
@@ -324,15 +323,16 @@ mod tests {
     #[test]
     fn every_type_and_field_of_the_loader_is_in_the_schema() {
         let schema = json_schema();
-        for &t in SUPPORTED_TYPES {
+        for &ty in CheckType::ALL {
+            let t = ty.name();
             let def = &schema["$defs"][format!("{t}_check")];
             let props = def["properties"].as_object().unwrap();
-            for f in type_fields(t) {
+            for f in ty.fields() {
                 assert!(props[*f].is_object(), "{t}.{f}");
                 assert!(props[*f] != json!({}), "{t}.{f} has a schema");
             }
             for f in COMMON_FIELDS {
-                let expected = *f != "on_error" || ASYNC_TYPES.contains(&t);
+                let expected = *f != "on_error" || ty.is_async();
                 assert_eq!(props.contains_key(*f), expected, "{t}.{f}");
             }
         }
