@@ -6,6 +6,7 @@ mod shape;
 use std::fmt;
 use std::sync::Arc;
 
+use palisade_protocol::CheckRequest;
 use serde_json::Value;
 
 /// A compiled condition.
@@ -27,6 +28,30 @@ impl Bindings {
         // Serializing a JSON value into the expression's values cannot fail.
         let _ = context.add_variable("request", request.clone());
         Self { context }
+    }
+
+    /// Binds a request as expressions see it: the v1 JSON, with the stage
+    /// and the protocol's defaults filled in (SPEC §2.1).
+    pub(crate) fn for_request(request: &CheckRequest) -> Self {
+        let mut v = serde_json::to_value(request).unwrap_or(Value::Null);
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert(
+                "stage".into(),
+                Value::from(request.effective_stage().as_str()),
+            );
+            if let Some(action) = obj.get_mut("action").and_then(|a| a.as_object_mut()) {
+                action
+                    .entry("stakes")
+                    .or_insert_with(|| Value::from("medium"));
+            }
+        }
+        Self::new(&v)
+    }
+}
+
+impl fmt::Debug for Bindings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Bindings").finish_non_exhaustive()
     }
 }
 

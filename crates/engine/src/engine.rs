@@ -6,13 +6,12 @@ use palisade_protocol::{CheckRequest, Stage, pointer};
 
 use std::sync::Arc;
 
-use crate::condition::Condition;
 use crate::error::{PolicyError, PolicyErrors, RequestError};
-use crate::pattern;
+use crate::policy::kinds::Form;
 use crate::policy::{CheckKind, Policy};
 use crate::ratelimit::{Clock, Limiter, SystemClock};
+use crate::scan::stream::StreamAutomaton;
 use crate::scan::{MatcherBuilder, StageMatcher};
-use crate::schema::ArgSchema;
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
 /// Position of a stage in [`Stage::ALL`].
@@ -28,7 +27,7 @@ pub(crate) struct StageData {
     pub(crate) matcher: Option<StageMatcher>,
     pub(crate) tools: Option<ToolMatcher>,
     /// Built on first use by [`Engine::stream`].
-    pub(crate) stream: std::sync::OnceLock<Result<crate::scan::stream::StreamAutomaton, String>>,
+    pub(crate) stream: std::sync::OnceLock<Result<StreamAutomaton, String>>,
 }
 
 /// A compiled policy. Cheap to share between threads (`Engine: Send + Sync`);
@@ -53,33 +52,16 @@ pub struct Engine {
     pub(crate) policy: Policy,
     pub(crate) stages: Vec<StageData>,
     pub(crate) ids: HashMap<String, u32>,
-    /// Per check (policy order): what evaluation needs beyond the matchers.
-    pub(crate) extras: Vec<Extra>,
+    /// Per check (policy order): a rate limit's counters.
+    pub(crate) limiters: Vec<Option<Arc<Limiter>>>,
     pub(crate) clock: Arc<dyn Clock>,
 }
 
-/// The compiled parts of one check that are not in a stage matcher.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Extra {
-    /// The check's `when`.
-    pub(crate) when: Option<Arc<dyn Condition>>,
-    /// A `condition` check's expression.
-    pub(crate) condition: Option<Arc<dyn Condition>>,
-    /// A `rate_limit` check's counters.
-    pub(crate) limiter: Option<Arc<Limiter>>,
-    /// A `schema` check's tools and schema.
-    pub(crate) schema: Option<(ToolMatcher, ArgSchema)>,
-    /// A `path` or `workspace` check.
-    pub(crate) files: Option<crate::file_check::FileCheck>,
-    /// A `command` check.
-    pub(crate) command: Option<crate::command_check::CommandCheck>,
-}
-
 impl Engine {
-    /// Compiles a validated policy.
+    /// Builds the engine of a policy: the stage matchers are joined from
+    /// what the policy's checks compiled to when it was read.
     ///
-    /// Fails only when a combined automaton exceeds its size limit; the error
-    /// names the check.
+    /// Fails only when a stage's combined automaton exceeds its size limit.
     pub fn new(policy: Policy) -> Result<Self, PolicyErrors> {
         let mut errors = Vec::new();
         let mut stages = Vec::with_capacity(Stage::ALL.len());
@@ -88,81 +70,25 @@ impl Engine {
             let mut matcher = MatcherBuilder::default();
             let mut has_text = false;
             let mut tools = ToolMatcherBuilder::default();
-            for (i, check) in policy.checks.iter().enumerate() {
+            for (ci, (check, compiled)) in (0u32..).zip(policy.checks.iter().zip(&policy.compiled))
+            {
                 if !check.enabled || !check.stages.contains(&stage) {
                     continue;
                 }
-                let ci = i as u32;
                 checks.push(ci);
-                let ptr = format!("/checks/{i}");
-                match &check.kind {
-                    CheckKind::Regex { patterns } => {
-                        for (j, p) in patterns.iter().enumerate() {
-                            match pattern::parse(p) {
-                                Ok(hir) => matcher.add_pattern(ci, hir),
-                                Err(e) => {
-                                    errors.push(PolicyError::new(format!("{ptr}/patterns/{j}"), e))
-                                }
-                            }
-                            has_text = true;
-                        }
-                    }
-                    CheckKind::Blocklist {
-                        words,
-                        case_sensitive,
-                        whole_words,
-                    } => {
-                        for w in words {
-                            matcher.add_word(ci, w, *case_sensitive, *whole_words);
+                match &compiled.form {
+                    Form::Text(texts) => {
+                        for text in texts.iter() {
+                            matcher.add(ci, text);
                         }
                         has_text = true;
                     }
-                    CheckKind::ToolPattern { tools: globs } => {
-                        for (j, g) in globs.iter().enumerate() {
-                            if let Err(e) = tools.add(ci, g) {
-                                errors.push(PolicyError::new(format!("{ptr}/tools/{j}"), e));
-                            }
+                    Form::Tools(globs) => {
+                        for glob in globs.iter() {
+                            tools.add_glob(ci, glob.clone());
                         }
                     }
-                    CheckKind::Secrets { detectors } => {
-                        for (i, d) in crate::detect::SECRETS.iter().enumerate() {
-                            if detectors.is_empty() || detectors.iter().any(|x| x == d.id) {
-                                add_detector(
-                                    &mut matcher,
-                                    ci,
-                                    crate::detect::Kind::Secret,
-                                    i,
-                                    d,
-                                    &mut errors,
-                                );
-                            }
-                        }
-                        has_text = true;
-                    }
-                    CheckKind::Pii { entities } => {
-                        for (i, d) in crate::detect::PII.iter().enumerate() {
-                            if entities.is_empty() || entities.iter().any(|x| x == d.id) {
-                                add_detector(
-                                    &mut matcher,
-                                    ci,
-                                    crate::detect::Kind::Pii,
-                                    i,
-                                    d,
-                                    &mut errors,
-                                );
-                            }
-                        }
-                        has_text = true;
-                    }
-                    CheckKind::Condition { .. }
-                    | CheckKind::RateLimit { .. }
-                    | CheckKind::Schema { .. }
-                    | CheckKind::Path { .. }
-                    | CheckKind::Workspace { .. }
-                    | CheckKind::LlmJudge { .. }
-                    | CheckKind::Mcp { .. }
-                    | CheckKind::Moderation { .. }
-                    | CheckKind::Command { .. } => {}
+                    Form::Whole(_) | Form::Async => {}
                 }
             }
             let matcher = if has_text {
@@ -180,57 +106,48 @@ impl Engine {
                 errors.push(PolicyError::new("/checks", format!("stage `{stage}`: {e}")));
                 None
             });
+            // Streams are scanned at these stages: a policy whose stream
+            // automaton cannot be built is refused now, not when a stream starts.
+            let stream = std::sync::OnceLock::new();
+            if matcher.is_some() && matches!(stage, Stage::Input | Stage::Output) {
+                let built = StreamAutomaton::build(&checks, &policy.compiled);
+                if let Err(e) = &built {
+                    errors.push(PolicyError::new("/checks", format!("stage `{stage}`: {e}")));
+                }
+                let _ = stream.set(built);
+            }
             stages.push(StageData {
                 checks,
                 matcher,
                 tools,
-                stream: std::sync::OnceLock::new(),
+                stream,
             });
         }
         if !errors.is_empty() {
             return Err(PolicyErrors { errors });
         }
-        let ids = policy
+        let ids = (0u32..)
+            .zip(&policy.checks)
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect();
+        // Counters are the engine's: each engine counts afresh.
+        let limiters = policy
             .checks
             .iter()
-            .enumerate()
-            .map(|(i, c)| (c.id.clone(), i as u32))
+            .map(|c| match c.kind {
+                CheckKind::RateLimit {
+                    max, window_secs, ..
+                } => Some(Arc::new(Limiter::new(max, window_secs))),
+                _ => None,
+            })
             .collect();
-        let mut extras = Vec::with_capacity(policy.checks.len());
-        for (i, check) in policy.checks.iter().enumerate() {
-            match compile_extra(check) {
-                Ok(x) => extras.push(x),
-                Err((field, e)) => {
-                    errors.push(PolicyError::new(format!("/checks/{i}/{field}"), e));
-                    extras.push(Extra::default());
-                }
-            }
-        }
-        let engine = Self {
+        Ok(Self {
             policy,
             stages,
             ids,
-            extras,
+            limiters,
             clock: Arc::new(SystemClock),
-        };
-        // Streams are scanned at these stages: a policy whose stream automaton
-        // cannot be built is refused now, not when a stream starts.
-        for stage in [Stage::Input, Stage::Output] {
-            let data = &engine.stages[stage_index(stage)];
-            if data.matcher.is_none() {
-                continue;
-            }
-            let built =
-                crate::scan::stream::StreamAutomaton::build(&data.checks, &engine.policy.checks);
-            if let Err(e) = &built {
-                errors.push(PolicyError::new("/checks", format!("stage `{stage}`: {e}")));
-            }
-            let _ = data.stream.set(built);
-        }
-        if !errors.is_empty() {
-            return Err(PolicyErrors { errors });
-        }
-        Ok(engine)
+        })
     }
 
     /// Parses, validates and compiles a JSON policy.
@@ -268,6 +185,10 @@ impl Engine {
     /// many there are; `checks` restrictions are resolved against the policy.
     /// The checks that run for a request at its stage: [`Engine::selected`]
     /// with every `when` evaluated.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "check and stage indices come from the policy this engine was built from; each table holds one entry per check or stage"
+    )]
     pub(crate) fn active(
         &self,
         request: &CheckRequest,
@@ -279,15 +200,19 @@ impl Engine {
             if !*on {
                 continue;
             }
-            if let Some(when) = &self.extras[c].when {
+            if let Some(when) = &self.policy.compiled[c].when {
                 let b = bindings
-                    .get_or_insert_with(|| crate::condition::Bindings::new(&request_json(request)));
+                    .get_or_insert_with(|| crate::condition::Bindings::for_request(request));
                 *on = when.holds(b);
             }
         }
         Ok(active)
     }
 
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "check and stage indices come from the policy this engine was built from; each table holds one entry per check or stage"
+    )]
     pub(crate) fn selected(
         &self,
         request: &CheckRequest,
@@ -325,108 +250,5 @@ impl Engine {
             }
         }
         Ok(active)
-    }
-}
-
-/// Compiles what a check needs beyond the stage matchers; errors name the field.
-fn compile_extra(check: &crate::policy::Check) -> Result<Extra, (&'static str, String)> {
-    let mut extra = Extra::default();
-    if let Some(when) = &check.when {
-        extra.when = Some(crate::condition::compile(when).map_err(|e| ("when", e))?);
-    }
-    match &check.kind {
-        CheckKind::Condition { expr } => {
-            extra.condition = Some(crate::condition::compile(expr).map_err(|e| ("expr", e))?);
-        }
-        CheckKind::RateLimit {
-            max, window_secs, ..
-        } => {
-            extra.limiter = Some(Arc::new(Limiter::new(*max, *window_secs)));
-        }
-        CheckKind::Schema { tools, schema } => {
-            let mut b = ToolMatcherBuilder::default();
-            for g in tools {
-                b.add(0, g).map_err(|e| ("tools", e))?;
-            }
-            let matcher = b
-                .build()
-                .map_err(|e| ("tools", e))?
-                .ok_or(("tools", "no tools".to_owned()))?;
-            let schema = crate::schema::compile(schema).map_err(|e| ("schema", e))?;
-            extra.schema = Some((matcher, schema));
-        }
-        CheckKind::Path {
-            paths,
-            except,
-            operations,
-            tools,
-            arguments,
-        } => {
-            let rules = crate::paths::PathRules::new(paths, except).map_err(|e| ("paths", e))?;
-            extra.files = Some(crate::file_check::FileCheck::new(
-                crate::file_check::Rule::Paths(Box::new(rules)),
-                operations,
-                tools,
-                arguments,
-            )?);
-        }
-        CheckKind::Command { commands, tools } => {
-            extra.command = Some(crate::command_check::CommandCheck::new(commands, tools)?);
-        }
-        CheckKind::Workspace {
-            operations,
-            tools,
-            arguments,
-        } => {
-            extra.files = Some(crate::file_check::FileCheck::new(
-                crate::file_check::Rule::Workspace,
-                operations,
-                tools,
-                arguments,
-            )?);
-        }
-        _ => {}
-    }
-    Ok(extra)
-}
-
-/// The request as CEL sees it: the v1 JSON, with the stage filled in.
-pub(crate) fn request_json(request: &CheckRequest) -> serde_json::Value {
-    let mut v = serde_json::to_value(request).unwrap_or(serde_json::Value::Null);
-    if let Some(obj) = v.as_object_mut() {
-        obj.insert(
-            "stage".into(),
-            serde_json::Value::from(request.effective_stage().as_str()),
-        );
-        // The protocol's defaults, so that expressions see them (SPEC §2.1).
-        if let Some(action) = obj.get_mut("action").and_then(|a| a.as_object_mut()) {
-            action
-                .entry("stakes")
-                .or_insert_with(|| serde_json::Value::from("medium"));
-        }
-    }
-    v
-}
-
-/// Adds a built-in detector's pattern to a stage matcher.
-fn add_detector(
-    matcher: &mut MatcherBuilder,
-    check: u32,
-    kind: crate::detect::Kind,
-    index: usize,
-    detector: &crate::detect::Detector,
-    errors: &mut Vec<PolicyError>,
-) {
-    match pattern::parse(detector.pattern) {
-        Ok(hir) => matcher.add_detector(
-            check,
-            hir,
-            crate::detect::label(kind, index),
-            detector.validate,
-        ),
-        Err(e) => errors.push(PolicyError::new(
-            "/checks",
-            format!("built-in detector `{}`: {e}", detector.id),
-        )),
     }
 }

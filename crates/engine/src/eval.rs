@@ -15,7 +15,8 @@ use palisade_protocol::{
 
 use crate::engine::{Engine, stage_index};
 use crate::error::RequestError;
-use crate::policy::{Check, CheckKind, OnFail};
+use crate::policy::kinds::{Context, Form};
+use crate::policy::{Check, OnFail};
 use crate::scan::Sink;
 pub(crate) use strings::{FieldKind, for_each_string};
 
@@ -84,15 +85,27 @@ impl<'a> Recorder<'a> {
 
 impl Sink for Recorder<'_> {
     #[inline]
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "check, hit and field indices come from this evaluation's own tables, which hold one entry per check, hit or field"
+    )]
     fn wants(&mut self, check: u32) -> bool {
         self.active[check as usize]
     }
 
     #[inline]
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "check, hit and field indices come from this evaluation's own tables, which hold one entry per check, hit or field"
+    )]
     fn every(&self, check: u32) -> bool {
         self.all_spans || self.need_all[check as usize]
     }
 
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "check, hit and field indices come from this evaluation's own tables, which hold one entry per check, hit or field"
+    )]
     fn hit(&mut self, check: u32, start: usize, end: usize, label: u32) {
         let c = check as usize;
         let hit = Hit {
@@ -141,22 +154,7 @@ pub fn default_replacement(stage: Stage) -> &'static str {
 }
 
 fn default_message(check: &Check) -> &'static str {
-    match check.kind {
-        CheckKind::Regex { .. } => "matched a blocked pattern",
-        CheckKind::Blocklist { .. } => "contains a blocked phrase",
-        CheckKind::ToolPattern { .. } => "this tool is not allowed by policy",
-        CheckKind::Condition { .. } => "the request meets a blocked condition",
-        CheckKind::RateLimit { .. } => "too many requests in the rate-limit window",
-        CheckKind::Schema { .. } => "the tool's arguments do not match its schema",
-        CheckKind::Path { .. } => "this file is protected by policy",
-        CheckKind::Secrets { .. } => "contains a credential",
-        CheckKind::Command { .. } => "runs a dangerous command",
-        CheckKind::Pii { .. } => "contains personal data",
-        CheckKind::Workspace { .. } => "this file is outside the workspace",
-        CheckKind::LlmJudge { .. } => "the LLM judge says this breaks the policy",
-        CheckKind::Mcp { .. } => "the external guardrail says this breaks the policy",
-        CheckKind::Moderation { .. } => "flagged by content moderation",
-    }
+    crate::policy::kinds::default_message(check.kind.check_type())
 }
 
 /// The reason code of a decision blocked because an async check failed closed.
@@ -314,6 +312,10 @@ impl Evaluation {
 }
 
 /// Evaluates the deterministic checks and lists the async ones.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "check, hit and field indices come from this evaluation's own tables, which hold one entry per check, hit or field"
+)]
 pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluation, RequestError> {
     let started = Instant::now();
     request.validate().map_err(RequestError::Invalid)?;
@@ -572,7 +574,11 @@ pub(crate) const NO_SERVICE: &str =
     "no service configured for this check (async checks run in a Guard with a service config)";
 
 /// The checks that look at the request as a whole rather than at strings:
-/// conditions, rate limits, argument schemas.
+/// conditions, rate limits, argument schemas, files and commands.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "check, hit and field indices come from this evaluation's own tables, which hold one entry per check, hit or field"
+)]
 fn structural(
     engine: &Engine,
     request: &CheckRequest,
@@ -582,87 +588,42 @@ fn structural(
     fields: &mut Vec<Field>,
 ) {
     let data = &engine.stages[stage_index(stage)];
-    let mut bindings = None;
+    let mut cx = Context::new(request, stage, engine.clock.now_millis());
     for &c in &data.checks {
         if !active[c as usize] {
             continue;
         }
-        let extra = &engine.extras[c as usize];
-        let mut found: Option<Field> = None;
-        if let Some(cond) = &extra.condition {
-            let b = bindings.get_or_insert_with(|| {
-                crate::condition::Bindings::new(&crate::engine::request_json(request))
-            });
-            if cond.holds(b) {
-                found = Some(Field::new("", FieldKind::Request));
-            }
-        }
-        if let (Some(limiter), CheckKind::RateLimit { per, .. }) =
-            (&extra.limiter, &engine.policy.checks[c as usize].kind)
-        {
-            let key = rate_key(request, per);
-            if limiter.over(&key, engine.clock.now_millis()) {
-                found = Some(Field::new("", FieldKind::Request));
-            }
-        }
-        if let (Some((tools, schema)), Some(tool)) = (&extra.schema, &request.tool) {
-            let mut named = false;
-            tools.matches(&tool.name, |_| named = true);
-            let args = tool.arguments.clone().unwrap_or(serde_json::Value::Null);
-            if named && let Some((at, why)) = schema.first_error(&args) {
-                let mut f = Field::new(&format!("/tool/arguments{at}"), FieldKind::Argument);
-                f.detail = Some(why);
-                found = Some(f);
-            }
-        }
-        if let Some(cmd) = &extra.command
-            && let Some((at, why)) = cmd.first_hit(request, stage)
-        {
-            let mut f = Field::new(&at, FieldKind::Argument);
-            f.detail = why;
-            found = Some(f);
-        }
-        if let Some(files) = &extra.files
-            && let Some((at, why)) = files.first_hit(request, stage)
-        {
-            let mut f = Field::new(&at, FieldKind::Argument);
-            f.detail = why;
-            found = Some(f);
-        }
-        if let Some(f) = found {
-            hits.push(Hit {
-                check: c,
-                field: fields.len() as u32,
-                start: 0,
-                end: 0,
-                label: crate::scan::NO_LABEL,
-            });
-            fields.push(f);
-        }
-    }
-}
-
-/// The key a rate limit counts under: the named parts of the request.
-fn rate_key(request: &CheckRequest, per: &[String]) -> String {
-    let mut key = String::new();
-    for part in per {
-        let value = match part.as_str() {
-            "tenant" => request.tenant.as_deref(),
-            "agent" => request.agent.as_ref().and_then(|a| a.id.as_deref()),
-            "session" => request.session_id.as_deref(),
-            "tool" => request.tool.as_ref().map(|t| t.name.as_str()),
-            _ => None,
+        let Form::Whole(check) = &engine.policy.compiled[c as usize].form else {
+            continue;
         };
-        // Length-prefixed, so no choice of values can make two keys equal.
-        let v = value.unwrap_or("");
-        key.push_str(&format!("{}:{v};", v.len()));
+        cx.limiter = engine.limiters[c as usize].as_deref();
+        let Some(found) = check.first_hit(&mut cx) else {
+            continue;
+        };
+        let mut field = if found.pointer.is_empty() {
+            Field::new("", FieldKind::Request)
+        } else {
+            Field::new(&found.pointer, FieldKind::Argument)
+        };
+        field.detail = found.detail;
+        hits.push(Hit {
+            check: c,
+            field: fields.len() as u32,
+            start: 0,
+            end: 0,
+            label: crate::scan::NO_LABEL,
+        });
+        fields.push(field);
     }
-    key
 }
 
 /// A hit in an object key would show in every pointer through that key: the
 /// matched parts of the key are replaced by their placeholders there (which
 /// is also the key's name in `modified` when the check redacts).
+#[expect(
+    clippy::indexing_slicing,
+    reason = "check, hit and field indices come from this evaluation's own tables, which hold one entry per check, hit or field"
+)]
 fn hide_matched_keys(engine: &Engine, request: &CheckRequest, hits: &[Hit], fields: &mut [Field]) {
     let _ = request;
     for k in 0..fields.len() {
@@ -703,6 +664,10 @@ fn hide_matched_keys(engine: &Engine, request: &CheckRequest, hits: &[Hit], fiel
 }
 
 /// Turns hits into a decision (everything but timing).
+#[expect(
+    clippy::indexing_slicing,
+    reason = "check, hit and field indices come from this evaluation's own tables, which hold one entry per check, hit or field"
+)]
 pub(crate) fn build(
     engine: &Engine,
     request: &CheckRequest,

@@ -1,8 +1,10 @@
 #![doc = include_str!("../README.md")]
+// An index out of range is a panic in the decision path: indexing is
+// written `.get()`, or the function says why its indices are in range.
+#![deny(clippy::indexing_slicing)]
 
 mod arguments;
 mod clock;
-mod command_check;
 mod condition;
 #[allow(
     dead_code,
@@ -13,7 +15,6 @@ mod dupkeys;
 mod engine;
 mod error;
 mod eval;
-mod file_check;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;

@@ -53,16 +53,34 @@ pub(crate) fn parse(pattern: &str) -> Result<Hir, String> {
     })
 }
 
-/// Checks that a pattern parses, cannot match the empty string and fits the size limit.
-pub(crate) fn validate(pattern: &str) -> Result<(), String> {
+/// A pattern compiled: its syntax tree, which the stage automata are built
+/// from, and the regex that confirms a match exactly.
+#[derive(Clone, Debug)]
+pub(crate) struct Pattern {
+    /// The syntax tree.
+    pub(crate) hir: Hir,
+    /// The exact regex.
+    pub(crate) exact: meta::Regex,
+}
+
+impl Pattern {
+    /// Compiles a parsed pattern; fails when it exceeds the size limit.
+    pub(crate) fn new(hir: Hir) -> Result<Self, String> {
+        let exact = exact_regex(&hir)?;
+        Ok(Self { hir, exact })
+    }
+}
+
+/// Compiles a policy's pattern: it must parse, fit the size limit and not
+/// match the empty string.
+pub(crate) fn compile(pattern: &str) -> Result<Pattern, String> {
     let hir = parse(pattern)?;
     if hir.properties().minimum_len() == Some(0) {
         return Err(
             "pattern can match the empty string, so it would fire on every request".to_owned(),
         );
     }
-    exact_regex(&hir)?;
-    Ok(())
+    Pattern::new(hir)
 }
 
 /// The exact regex for a pattern.
@@ -96,6 +114,10 @@ pub(crate) fn multi_regex(hirs: &[Hir]) -> Result<meta::Regex, String> {
 /// part is used instead (`token…=`): whatever the rest, a string where that
 /// part cannot match cannot hold the guard. `None` when even the first
 /// element is large.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "split points come from iterating the same concatenation"
+)]
 pub(crate) fn guard_dfa(rest: &Hir) -> Option<dense::DFA<Vec<u32>>> {
     let subs: Vec<Hir> = match rest.kind() {
         HirKind::Concat(subs) => subs.clone(),
@@ -132,6 +154,10 @@ const GUARD_DFA_BYTES: usize = 64 << 10;
 /// Whether the guard DFA dies within `window` bytes from `start`: then the
 /// guard matches nowhere starting there. A match, a byte the DFA gives up
 /// on, or the end of the window before either is "maybe" (`false`).
+#[expect(
+    clippy::indexing_slicing,
+    reason = "split points come from iterating the same concatenation"
+)]
 pub(crate) fn guard_dies(
     dfa: &dense::DFA<Vec<u32>>,
     hay: &[u8],
@@ -284,6 +310,10 @@ fn exact_literals(
 /// Literals one of which every match of the pattern contains somewhere
 /// (ASCII-lowercased), good enough to gate the pattern on: a string with
 /// none of them cannot match. `None` when there is no such set.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "split points come from iterating the same concatenation"
+)]
 pub(crate) fn required_factors(hir: &Hir) -> Option<Vec<Vec<u8>>> {
     let set = factors(&fold_ascii_case(hir))?;
     let rare = |l: &[u8]| l.len() == 1 && b"@<>{}|\\^~`$#&%;".contains(&l[0]);
@@ -309,6 +339,10 @@ pub(crate) struct Guard {
     pub(crate) single_head: bool,
 }
 
+#[expect(
+    clippy::indexing_slicing,
+    reason = "split points come from iterating the same concatenation"
+)]
 pub(crate) fn guard(hir: &Hir) -> Option<Guard> {
     let HirKind::Concat(subs) = hir.kind() else {
         return None;
@@ -378,6 +412,10 @@ fn score(set: &[Vec<u8>]) -> (usize, std::cmp::Reverse<usize>) {
     )
 }
 
+#[expect(
+    clippy::indexing_slicing,
+    reason = "split points come from iterating the same concatenation"
+)]
 fn factors(hir: &Hir) -> Option<Vec<Vec<u8>>> {
     match hir.kind() {
         HirKind::Literal(lit) if !lit.0.is_empty() => Some(vec![lit.0.to_ascii_lowercase()]),
@@ -486,6 +524,10 @@ fn fold_ascii_case(hir: &Hir) -> Hir {
 /// Largest number of (three-byte or longer) prefixes accepted from the wider extraction.
 const MAX_WIDE_PREFIXES: usize = 1024;
 
+#[expect(
+    clippy::indexing_slicing,
+    reason = "split points come from iterating the same concatenation"
+)]
 fn prefixes_with(
     hir: &Hir,
     limit_class: usize,
@@ -725,17 +767,13 @@ mod tests {
 
     #[test]
     fn validation_errors_are_one_line() {
-        let e = validate("(abc").unwrap_err();
+        let e = compile("(abc").unwrap_err();
         assert!(e.starts_with("invalid regex: unclosed group"), "{e}");
         assert!(!e.contains('\n'));
-        assert!(validate("a*").unwrap_err().contains("empty string"));
+        assert!(compile("a*").unwrap_err().contains("empty string"));
+        assert!(compile(r"\p{Bogus}").unwrap_err().contains("invalid regex"));
         assert!(
-            validate(r"\p{Bogus}")
-                .unwrap_err()
-                .contains("invalid regex")
-        );
-        assert!(
-            validate(r"\w{1000}{1000}")
+            compile(r"\w{1000}{1000}")
                 .unwrap_err()
                 .contains("too large")
         );

@@ -3,19 +3,33 @@
 //! A [`Policy`] that exists is valid: it is only made by the loaders here,
 //! which report every problem at once and never return half a policy.
 
+pub(crate) mod kinds;
 mod load;
+pub(crate) mod read;
 mod schema;
 
 use palisade_protocol::{FindingAction, Mode, Severity, Stage};
 
-pub use load::MODERATION_CATEGORIES;
+pub use kinds::MODERATION_CATEGORIES;
 pub use schema::{SCHEMA_ID, json_schema};
 
-/// A validated policy.
-#[derive(Clone, Debug, PartialEq)]
+/// A validated policy, compiled: reading a policy compiles its patterns,
+/// globs, expressions and schemas, and an [`Engine`](crate::Engine) is built
+/// from those.
+#[derive(Clone, Debug)]
 pub struct Policy {
     pub(crate) mode: Mode,
     pub(crate) checks: Vec<Check>,
+    /// Per check, in policy order: what it compiled to.
+    pub(crate) compiled: Vec<kinds::Compiled>,
+}
+
+/// Two policies are equal when they say the same (what they compiled to
+/// follows from that).
+impl PartialEq for Policy {
+    fn eq(&self, other: &Self) -> bool {
+        self.mode == other.mode && self.checks == other.checks
+    }
 }
 
 /// One validated check.

@@ -105,6 +105,7 @@ impl Limiter {
         false
     }
 
+    #[expect(clippy::indexing_slicing, reason = "the sample is not empty here")]
     fn evict(keys: &mut HashMap<String, Counts>, now: u64, window_ms: u64) {
         keys.retain(|_, c| {
             c.last()

@@ -13,7 +13,8 @@ pub(crate) mod fold;
 pub(crate) mod literal;
 pub(crate) mod stream;
 
-use crate::pattern;
+use crate::pattern::{self, Pattern};
+use crate::policy::kinds::Text;
 use std::sync::OnceLock;
 
 use regex_automata::{Anchored, Input, PatternSet, meta};
@@ -167,6 +168,10 @@ pub(crate) struct StageMatcher {
 const MAX_GATED_ALONE: usize = 4;
 
 /// The distinct elements of a sorted slice, moved to its front.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "literal, target and regex ids come from the matcher built with these tables"
+)]
 fn dedup_sorted(found: &mut [(u32, usize)]) -> &mut [(u32, usize)] {
     let mut n = 0;
     for i in 0..found.len() {
@@ -199,6 +204,10 @@ impl<'a> Lines<'a> {
 
     /// The line holding `pos`: its start, and the index of its line feed
     /// (or the length). Positions must not decrease.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, target and regex ids come from the matcher built with these tables"
+    )]
     fn of(&mut self, pos: usize) -> (usize, usize) {
         if !(self.valid && self.lo <= pos && pos < self.hi) {
             let from = if self.valid { self.hi.min(pos) } else { 0 };
@@ -312,6 +321,10 @@ struct LineEnd {
 
 impl LineEnd {
     /// The index of the first line feed at or after `pos`, or the length.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, target and regex ids come from the matcher built with these tables"
+    )]
     fn of(&mut self, hay: &[u8], pos: usize) -> usize {
         if !(self.from <= pos && pos <= self.end && self.end != 0) {
             self.from = pos;
@@ -329,8 +342,8 @@ pub(crate) struct MatcherBuilder {
     regexes: Vec<PendingRegex>,
 }
 
-/// A regex waiting to be compiled: check, pattern, whole-words, label, validator.
-type PendingRegex = (u32, Hir, bool, u32, Option<fn(&str) -> bool>);
+/// A regex waiting to be joined: check, pattern, whole-words, label, validator.
+type PendingRegex = (u32, Pattern, bool, u32, Option<fn(&str) -> bool>);
 
 /// Whether `c` is a word character as Unicode `\w` defines it.
 pub(crate) fn is_word_char(c: char) -> bool {
@@ -345,54 +358,57 @@ pub(crate) fn whole_word_at(s: &str, start: usize, end: usize) -> bool {
 }
 
 impl MatcherBuilder {
-    /// Adds a blocklist word of `check`.
-    pub(crate) fn add_word(&mut self, check: u32, word: &str, case_sensitive: bool, whole: bool) {
-        if case_sensitive || word.is_ascii() {
-            let id = self.literals.add(word.as_bytes(), !case_sensitive);
-            debug_assert_eq!(id as usize, self.targets.len());
-            self.targets.push(Target::Word {
-                check,
-                len: word.len() as u32,
+    /// Adds a piece of `check`'s text matching.
+    pub(crate) fn add(&mut self, check: u32, text: &Text) {
+        match text {
+            Text::Pattern(p) => self.regexes.push((check, p.clone(), false, NO_LABEL, None)),
+            Text::Word {
+                folded: Some(p),
                 whole,
-                folds: !case_sensitive,
-            });
-        } else {
-            // Non-ASCII letters fold by Unicode simple case folding, as `(?i)` does.
-            let pattern = format!("(?i){}", regex_syntax::escape(word));
-            if let Ok(hir) = pattern::parse(&pattern) {
-                self.regexes.push((check, hir, whole, NO_LABEL, None));
+                ..
+            } => self
+                .regexes
+                .push((check, p.clone(), *whole, NO_LABEL, None)),
+            Text::Word {
+                word,
+                case_sensitive,
+                whole,
+                folded: None,
+            } => {
+                let id = self.literals.add(word.as_bytes(), !case_sensitive);
+                debug_assert_eq!(id as usize, self.targets.len());
+                self.targets.push(Target::Word {
+                    check,
+                    len: word.len() as u32,
+                    whole: *whole,
+                    folds: !case_sensitive,
+                });
             }
+            Text::Detector {
+                pattern,
+                label,
+                validate,
+            } => self
+                .regexes
+                .push((check, (*pattern).clone(), false, *label, *validate)),
         }
     }
 
-    /// Adds a (validated) regex pattern of `check`.
-    pub(crate) fn add_pattern(&mut self, check: u32, hir: Hir) {
-        self.regexes.push((check, hir, false, NO_LABEL, None));
-    }
-
-    /// Adds a built-in detector of `check`: its pattern, and the validator
-    /// that confirms each match.
-    pub(crate) fn add_detector(
-        &mut self,
-        check: u32,
-        hir: Hir,
-        label: u32,
-        validate: Option<fn(&str) -> bool>,
-    ) {
-        self.regexes.push((check, hir, false, label, validate));
-    }
-
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, target and regex ids come from the matcher built with these tables"
+    )]
     pub(crate) fn build(mut self) -> Result<StageMatcher, String> {
         let mut entries = Vec::with_capacity(self.regexes.len());
         let mut residual_hirs = Vec::new();
         let mut residual_ids = Vec::new();
         let mut gated_hirs = Vec::new();
         let mut gated_ids = Vec::new();
-        for (i, (check, hir, whole, label, validate)) in self.regexes.iter().enumerate() {
-            let exact = pattern::exact_regex(hir)?;
+        for (i, (check, compiled, whole, label, validate)) in self.regexes.iter().enumerate() {
+            let hir = &compiled.hir;
             entries.push(RegexEntry {
                 check: *check,
-                exact,
+                exact: compiled.exact.clone(),
                 whole: *whole,
                 label: *label,
                 validate: *validate,
@@ -504,6 +520,10 @@ impl MatcherBuilder {
 
 impl StageMatcher {
     /// Scans one string, reporting hits to `sink`.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, target and regex ids come from the matcher built with these tables"
+    )]
     pub(crate) fn scan(&self, s: &str, sink: &mut impl Sink) {
         let hay = s.as_bytes();
         let mut gated: Vec<u32> = Vec::new();
@@ -607,6 +627,10 @@ impl StageMatcher {
 
     /// Case-insensitive words in the text with the Kelvin sign and long s
     /// folded to `k` and `s` (rare: only when the text holds one of them).
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, target and regex ids come from the matcher built with these tables"
+    )]
     fn scan_folded(&self, s: &str, sink: &mut impl Sink) {
         let folded = fold::Folded::new(s);
         self.literals
@@ -629,6 +653,10 @@ impl StageMatcher {
             });
     }
 
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, target and regex ids come from the matcher built with these tables"
+    )]
     fn scan_residual(&self, residual: &Residual, s: &str, sink: &mut impl Sink) {
         let ids = &residual.regex_ids;
         if !ids
@@ -658,6 +686,10 @@ impl StageMatcher {
 
     /// Confirms single-line gated and guarded patterns around the positions
     /// of their literals: every match holds one and stays on its line.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, target and regex ids come from the matcher built with these tables"
+    )]
     fn scan_lines(&self, s: &str, found: &mut [(u32, usize)], sink: &mut impl Sink) {
         found.sort_unstable();
         let found = dedup_sorted(found);
@@ -679,6 +711,10 @@ impl StageMatcher {
     }
 
     /// Runs one exact regex over the whole string.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, target and regex ids come from the matcher built with these tables"
+    )]
     fn find_all(&self, regex: usize, s: &str, sink: &mut impl Sink) {
         let entry = &self.regexes[regex];
         if !sink.wants(entry.check) {
@@ -698,6 +734,26 @@ impl StageMatcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl MatcherBuilder {
+        fn add_pattern(&mut self, check: u32, hir: Hir) {
+            self.add(check, &Text::Pattern(Pattern::new(hir).unwrap()));
+        }
+
+        fn add_word(&mut self, check: u32, word: &str, case_sensitive: bool, whole: bool) {
+            let folded = (!case_sensitive && !word.is_ascii()).then(|| {
+                let source = format!("(?i){}", regex_syntax::escape(word));
+                Pattern::new(pattern::parse(&source).unwrap()).unwrap()
+            });
+            let text = Text::Word {
+                word: word.to_owned(),
+                case_sensitive,
+                whole,
+                folded,
+            };
+            self.add(check, &text);
+        }
+    }
 
     #[derive(Default)]
     struct Collect(Vec<(u32, usize, usize)>);

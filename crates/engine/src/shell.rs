@@ -174,7 +174,7 @@ pub(crate) use files::operands;
 pub(crate) use normalise::normalise;
 pub(crate) use patterns::CommandPatterns;
 
-use parse::parse_text;
+use lines::parse_text;
 use wrappers::unwrap_chain;
 
 /// How many times a string may be read again as a shell line, one inside

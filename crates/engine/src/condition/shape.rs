@@ -159,7 +159,7 @@ impl<'s> Walker<'s> {
                 Some(path)
             }
             Expr::Call(call) if call.func_name == operators::INDEX && call.args.len() == 2 => {
-                let mut path = self.path(&call.args[0])?;
+                let mut path = self.path(call.args.first()?)?;
                 path.push(Step::Index);
                 Some(path)
             }
@@ -282,8 +282,11 @@ impl<'s> Walker<'s> {
         match &expr.expr {
             Expr::Select(select) => self.walk_indexes(&select.operand),
             Expr::Call(call) if call.func_name == operators::INDEX && call.args.len() == 2 => {
-                self.walk_indexes(&call.args[0])?;
-                self.walk(&call.args[1])
+                let [object, index] = call.args.as_slice() else {
+                    return Ok(());
+                };
+                self.walk_indexes(object)?;
+                self.walk(index)
             }
             _ => Ok(()),
         }
@@ -334,7 +337,7 @@ fn literal_of(expr: &IdedExpr) -> Option<&LiteralValue> {
     match &expr.expr {
         Expr::Literal(value) => Some(value),
         Expr::Call(call) if call.func_name == operators::NEGATE && call.args.len() == 1 => {
-            match &call.args[0].expr {
+            match &call.args.first()?.expr {
                 Expr::Literal(value @ (LiteralValue::Int(_) | LiteralValue::Double(_))) => {
                     Some(value)
                 }

@@ -66,6 +66,10 @@ fn closest(parent: &str, key: &str) -> Option<String> {
 }
 
 /// Levenshtein distance, on characters.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "the edit-distance row has one entry per character of `b`, plus one"
+)]
 fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();

@@ -8,6 +8,10 @@ use crate::policy::Policy;
 
 /// Replaces the spans in `text`. Overlapping spans are merged; the merged
 /// span takes the placeholder of the span that starts first.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "span and field indices come from iterating the same lists"
+)]
 pub(crate) fn redact_text(text: &str, spans: &mut [(usize, usize, String)]) -> String {
     spans.sort_by_key(|(s, e, _)| (*s, std::cmp::Reverse(*e)));
     let mut out = String::with_capacity(text.len());
@@ -33,6 +37,10 @@ pub(crate) fn redact_text(text: &str, spans: &mut [(usize, usize, String)]) -> S
     out
 }
 
+#[expect(
+    clippy::indexing_slicing,
+    reason = "span and field indices come from iterating the same lists"
+)]
 fn spans_for(policy: &Policy, hits: &[Hit], field: usize) -> Vec<(usize, usize, String)> {
     hits.iter()
         .filter(|h| h.field as usize == field)
@@ -87,6 +95,10 @@ fn redact_json(
     }
 }
 
+#[expect(
+    clippy::indexing_slicing,
+    reason = "span and field indices come from iterating the same lists"
+)]
 pub(crate) fn apply(
     policy: &Policy,
     request: &CheckRequest,

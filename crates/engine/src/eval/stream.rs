@@ -70,6 +70,10 @@ impl Engine {
     /// Starts scanning a streamed answer. The request gives the context (stage
     /// `output` or `input`, ids, `checks`, options); its `content`, if any, is
     /// the beginning of the text.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "target and check indices come from the stream automaton built with these tables, one entry per target or check"
+    )]
     pub fn stream(&self, request: &CheckRequest) -> Result<StreamScanner<'_>, RequestError> {
         request.validate().map_err(RequestError::Invalid)?;
         let stage = request.effective_stage();
@@ -85,7 +89,7 @@ impl Engine {
         let data = &self.stages[stage_index(stage)];
         let automaton = data
             .stream
-            .get_or_init(|| StreamAutomaton::build(&data.checks, &self.policy.checks));
+            .get_or_init(|| StreamAutomaton::build(&data.checks, &self.policy.compiled));
         let automaton = match automaton {
             Ok(a) => a,
             Err(e) => {
@@ -134,6 +138,10 @@ impl StreamScanner<'_> {
     /// Feeds the next piece of text. Returns the updated decision when the
     /// findings changed (a new check hit), `None` otherwise. After a block,
     /// further text is retained but not scanned.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "target and check indices come from the stream automaton built with these tables, one entry per target or check"
+    )]
     pub fn push(&mut self, delta: &str) -> Option<Decision> {
         let from = self.text.len();
         self.text.push_str(delta);
@@ -204,6 +212,10 @@ impl StreamScanner<'_> {
     }
 
     /// Confirms a target the relaxed automaton reported as ending at `end`.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "target and check indices come from the stream automaton built with these tables, one entry per target or check"
+    )]
     fn confirm(&mut self, word: bool, t: usize, end: usize) {
         let target = if word {
             &self.automaton.word_targets[t]

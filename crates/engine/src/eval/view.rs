@@ -106,6 +106,10 @@ impl View {
     }
 
     /// The view of `original[from..to]`.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "run indices and bit positions are bounded by the tables' construction"
+    )]
     fn build(original: &str, from: usize, to: usize) -> Self {
         let mut text = String::with_capacity(to - from);
         let mut runs = Vec::new();
@@ -156,6 +160,10 @@ impl View {
     }
 
     /// The original span of the view's byte `i`.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "run indices and bit positions are bounded by the tables' construction"
+    )]
     fn span(&self, i: usize) -> Option<(u32, u32)> {
         if i >= self.text.len() {
             return None;
@@ -218,6 +226,10 @@ fn changes_slowly(c: char, buf: &mut String) -> bool {
 /// Whether the view changes a character of the Basic Multilingual Plane,
 /// read from a bitmap of its block of 256 characters, computed on first
 /// use (`None` outside the plane).
+#[expect(
+    clippy::indexing_slicing,
+    reason = "run indices and bit positions are bounded by the tables' construction"
+)]
 fn changes_in_plane(c: char) -> Option<bool> {
     static BLOCKS: [OnceLock<[u64; 4]>; 256] = [const { OnceLock::new() }; 256];
     let code = u32::from(c);

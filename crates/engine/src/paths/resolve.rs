@@ -58,6 +58,10 @@ impl ResolvedPath {
 
 /// Resolves a request target (`action.targets[].uri`) against the request's
 /// `context.cwd` and `context.home`, without touching the file system.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "indices come from iterating the same byte string or list"
+)]
 pub(crate) fn resolve(
     target: &str,
     cwd: Option<&str>,
@@ -200,6 +204,10 @@ pub(super) fn file_uri_path<'a>(target: &str, rest: &'a str) -> Result<&'a str, 
 
 /// Decodes `%XX` escapes once (other `%` stay as they are); `None` when there
 /// is none. A decoded NUL is an error; bytes that are not UTF-8 become U+FFFD.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "indices come from iterating the same byte string or list"
+)]
 pub(super) fn percent_decode(s: &str) -> Result<Option<String>, &'static str> {
     let bytes = s.as_bytes();
     if memchr::memchr(b'%', bytes).is_none() {

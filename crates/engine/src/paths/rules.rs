@@ -153,6 +153,10 @@ impl Globs {
     }
 
     /// Whether one reading is matched, given the normalized `cwd` and `home`.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "the glob sets are a fixed array indexed by its own constants"
+    )]
     fn hit(&self, reading: &str, cwd: Option<&str>, home: Option<&str>) -> bool {
         let sets = &self.sets;
         if sets[NAME].is_match(file_name(reading)) {
@@ -187,6 +191,10 @@ impl Globs {
 }
 
 /// Classifies one pattern and adds its globs to `builders`.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "the glob sets are a fixed array indexed by its own constants"
+)]
 pub(super) fn add_pattern(
     builders: &mut [GlobSetBuilder; SETS],
     pattern: &str,

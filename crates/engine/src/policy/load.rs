@@ -4,30 +4,13 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use palisade_protocol::{Mode, Severity, Stage, pointer};
+use palisade_protocol::{Mode, Severity, Stage};
 use serde_json::{Map, Value};
 
-use super::{Check, CheckKind, CheckType, OnError, OnFail, Policy};
-use crate::error::{PolicyError, PolicyErrors};
+use super::kinds::Compiled;
+use super::{Check, CheckType, OnError, OnFail, Policy};
+use crate::error::PolicyErrors;
 use crate::limits::*;
-
-/// The categories a `moderation` check can score.
-pub const MODERATION_CATEGORIES: &[&str] = &[
-    "hate",
-    "harassment",
-    "self_harm",
-    "sexual",
-    "violence",
-    "illicit",
-];
-
-/// The keys a rate limit can count per.
-pub(crate) const RATE_KEYS: &[&str] = &["tenant", "agent", "session", "tool"];
-
-/// Largest `max` of a rate limit.
-pub(crate) const MAX_RATE: u64 = 1_000_000;
-/// Longest rate-limit window: one week.
-pub(crate) const MAX_WINDOW_SECS: u64 = 7 * 24 * 3600;
 
 /// The fields every check may have.
 pub(crate) const COMMON_FIELDS: &[&str] = &[
@@ -110,7 +93,7 @@ fn check_size(text: &str) -> Result<(), PolicyErrors> {
 }
 
 pub(super) fn from_value(value: &Value) -> Result<Policy, PolicyErrors> {
-    let mut cx = Loader::default();
+    let mut cx = Reader::default();
     let policy = cx.policy(value);
     if cx.errors.is_empty() {
         Ok(policy)
@@ -119,60 +102,14 @@ pub(super) fn from_value(value: &Value) -> Result<Policy, PolicyErrors> {
     }
 }
 
-#[derive(Default)]
-struct Loader {
-    errors: Vec<PolicyError>,
-    total_entries: usize,
-}
+use super::read::{Reader, child, index, json_type, one_of, quoted};
 
-fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// A value as users wrote it: strings in backticks, anything else as JSON.
-fn quoted(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("`{s}`"),
-        other => other.to_string(),
-    }
-}
-
-fn child(ptr: &str, key: &str) -> String {
-    let mut p = ptr.to_owned();
-    pointer::push(&mut p, key);
-    p
-}
-
-fn index(ptr: &str, i: usize) -> String {
-    let mut p = ptr.to_owned();
-    pointer::push_index(&mut p, i);
-    p
-}
-
-fn one_of(values: &[&str]) -> String {
-    values
-        .iter()
-        .map(|v| format!("`{v}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-impl Loader {
-    fn err(&mut self, pointer: impl Into<String>, message: impl Into<String>) {
-        self.errors.push(PolicyError::new(pointer, message));
-    }
-
+impl Reader {
     fn policy(&mut self, value: &Value) -> Policy {
         let mut policy = Policy {
             mode: Mode::Active,
             checks: Vec::new(),
+            compiled: Vec::new(),
         };
         let Some(obj) = value.as_object() else {
             self.err(
@@ -249,8 +186,9 @@ impl Loader {
                     ids.insert(id, i);
                 }
             }
-            if let Some(check) = check {
+            if let Some((check, compiled)) = check {
                 policy.checks.push(check);
+                policy.compiled.push(compiled);
             }
         }
         if self.total_entries > MAX_ENTRIES_TOTAL {
@@ -267,7 +205,12 @@ impl Loader {
 
     /// The check's id (when one can be told, for duplicate detection) and
     /// the check (when it has no problem).
-    fn check(&mut self, ptr: &str, i: usize, value: &Value) -> (Option<String>, Option<Check>) {
+    fn check(
+        &mut self,
+        ptr: &str,
+        i: usize,
+        value: &Value,
+    ) -> (Option<String>, Option<(Check, Compiled)>) {
         let Some(obj) = value.as_object() else {
             self.err(
                 ptr,
@@ -382,197 +325,12 @@ impl Loader {
                 }
             },
         };
-        let when = obj
+        let (when, when_compiled) = obj
             .get("when")
-            .and_then(|v| self.cel(&child(ptr, "when"), "when", v));
+            .and_then(|v| self.cel(&child(ptr, "when"), "when", v))
+            .unzip();
         let stages = self.stages(obj, ptr, check_type);
-        let kind = match check_type {
-            Some(CheckType::Regex) => {
-                let patterns = self.entries(obj, ptr, "patterns");
-                for (j, p) in patterns.iter().enumerate() {
-                    self.regex(&index(&child(ptr, "patterns"), j), p);
-                }
-                Some(CheckKind::Regex { patterns })
-            }
-            Some(CheckType::Blocklist) => {
-                let words = self.entries(obj, ptr, "words");
-                let case_sensitive = self.boolean(obj, ptr, "case_sensitive").unwrap_or(false);
-                let whole_words = self.boolean(obj, ptr, "whole_words").unwrap_or(false);
-                Some(CheckKind::Blocklist {
-                    words,
-                    case_sensitive,
-                    whole_words,
-                })
-            }
-            Some(CheckType::ToolPattern) => {
-                let tools = self.entries(obj, ptr, "tools");
-                self.globs(obj, ptr, &tools);
-                Some(CheckKind::ToolPattern { tools })
-            }
-            Some(CheckType::Condition) => match obj.get("expr") {
-                None => {
-                    self.err(
-                        ptr,
-                        "missing field `expr` (a CEL expression over `request`)",
-                    );
-                    None
-                }
-                Some(v) => self
-                    .cel(&child(ptr, "expr"), "expr", v)
-                    .map(|expr| CheckKind::Condition { expr }),
-            },
-            Some(CheckType::RateLimit) => {
-                let max = self.count(obj, ptr, "max", MAX_RATE);
-                let window_secs = self.count(obj, ptr, "window_secs", MAX_WINDOW_SECS);
-                let per = self.rate_keys(obj, ptr);
-                match (max, window_secs) {
-                    (Some(max), Some(window_secs)) => Some(CheckKind::RateLimit {
-                        max: max as u32,
-                        window_secs,
-                        per,
-                    }),
-                    _ => None,
-                }
-            }
-            Some(CheckType::Schema) => {
-                let tools = self.entries(obj, ptr, "tools");
-                self.globs(obj, ptr, &tools);
-                match obj.get("schema") {
-                    None => {
-                        self.err(
-                            ptr,
-                            "missing field `schema` (a JSON Schema for the tool's arguments)",
-                        );
-                        None
-                    }
-                    Some(schema) if schema.to_string().len() > MAX_SCHEMA_BYTES => {
-                        self.err(
-                            child(ptr, "schema"),
-                            format!(
-                                "the schema is {} bytes of JSON; the limit is {MAX_SCHEMA_BYTES}",
-                                schema.to_string().len()
-                            ),
-                        );
-                        None
-                    }
-                    Some(schema) => match crate::schema::compile(schema) {
-                        Ok(_) => Some(CheckKind::Schema {
-                            tools,
-                            schema: schema.clone(),
-                        }),
-                        Err(e) => {
-                            self.err(child(ptr, "schema"), e);
-                            None
-                        }
-                    },
-                }
-            }
-            Some(CheckType::Path) => {
-                let paths = self.entries(obj, ptr, "paths");
-                let except = self.optional_entries(obj, ptr, "except");
-                self.each_entry(obj, ptr, "paths", &paths, |p| {
-                    crate::paths::PathRules::new(&[p.to_owned()], &[]).map(|_| ())
-                });
-                self.each_entry(obj, ptr, "except", &except, |p| {
-                    crate::paths::PathRules::new(&[], &[p.to_owned()]).map(|_| ())
-                });
-                let (operations, tools, arguments) = self.file_fields(obj, ptr);
-                Some(CheckKind::Path {
-                    paths,
-                    except,
-                    operations,
-                    tools,
-                    arguments,
-                })
-            }
-            Some(CheckType::Workspace) => {
-                let (operations, tools, arguments) = self.file_fields(obj, ptr);
-                Some(CheckKind::Workspace {
-                    operations,
-                    tools,
-                    arguments,
-                })
-            }
-            Some(CheckType::Command) => {
-                let commands = self.optional_entries(obj, ptr, "commands");
-                self.each_entry(obj, ptr, "commands", &commands, |c| {
-                    crate::shell::CommandPatterns::new(&[c.to_owned()]).map(|_| ())
-                });
-                let tools = self.optional_entries(obj, ptr, "tools");
-                self.globs(obj, ptr, &tools);
-                Some(CheckKind::Command { commands, tools })
-            }
-            Some(CheckType::Secrets) => {
-                let detectors = self.optional_entries(obj, ptr, "detectors");
-                let known: Vec<&str> = crate::detect::SECRETS.iter().map(|d| d.id).collect();
-                self.known_names(obj, ptr, "detectors", &detectors, &known, "detector");
-                Some(CheckKind::Secrets { detectors })
-            }
-            Some(CheckType::LlmJudge) => {
-                let prompt = self.required_text(
-                    obj,
-                    ptr,
-                    "prompt",
-                    MAX_PROMPT_BYTES,
-                    "the instruction the judge applies",
-                );
-                prompt.map(|prompt| CheckKind::LlmJudge { prompt })
-            }
-            Some(CheckType::Mcp) => {
-                let server = self.required_text(
-                    obj,
-                    ptr,
-                    "server",
-                    MAX_ID_BYTES,
-                    "the name of a server in the service config's `mcp_servers`",
-                );
-                let tool =
-                    self.required_text(obj, ptr, "tool", MAX_ID_BYTES, "the server's tool to call");
-                match (server, tool) {
-                    (Some(server), Some(tool)) => Some(CheckKind::Mcp { server, tool }),
-                    _ => None,
-                }
-            }
-            Some(CheckType::Moderation) => {
-                let categories = self.optional_entries(obj, ptr, "categories");
-                self.known_names(
-                    obj,
-                    ptr,
-                    "categories",
-                    &categories,
-                    MODERATION_CATEGORIES,
-                    "category",
-                );
-                let threshold = match obj.get("threshold") {
-                    None => Some(50),
-                    Some(v) => match v.as_u64() {
-                        Some(t) if t <= 100 => Some(t as u8),
-                        _ => {
-                            self.err(
-                                child(ptr, "threshold"),
-                                format!(
-                                    "`threshold` must be a whole number from 0 to 100, not {}",
-                                    quoted(v)
-                                ),
-                            );
-                            None
-                        }
-                    },
-                };
-                threshold.map(|threshold| CheckKind::Moderation {
-                    categories,
-                    threshold,
-                })
-            }
-            Some(CheckType::Pii) => {
-                let entities = self.optional_entries(obj, ptr, "entities");
-                let mut known: Vec<&str> = crate::detect::PII.iter().map(|d| d.id).collect();
-                known.dedup();
-                self.known_names(obj, ptr, "entities", &entities, &known, "entity");
-                Some(CheckKind::Pii { entities })
-            }
-            _ => None,
-        };
+        let compiled = check_type.and_then(|t| super::kinds::read(t, self, obj, ptr));
         if on_fail == OnFail::Redact
             && let Some(t) = check_type
             && !t.can_redact()
@@ -588,7 +346,7 @@ impl Loader {
         if self.errors.len() > before {
             return (id, None);
         }
-        let (Some(id), Some(kind)) = (id.clone(), kind) else {
+        let (Some(id), Some((kind, form))) = (id.clone(), compiled) else {
             return (id, None);
         };
         let check = Check {
@@ -605,7 +363,11 @@ impl Loader {
             on_error,
             when,
         };
-        (Some(check.id.clone()), Some(check))
+        let compiled = Compiled {
+            when: when_compiled,
+            form,
+        };
+        (Some(check.id.clone()), Some((check, compiled)))
     }
 
     fn id(&mut self, ptr: &str, v: &Value) -> Option<String> {
@@ -628,66 +390,6 @@ impl Loader {
             return None;
         }
         Some(id.to_owned())
-    }
-
-    fn text(
-        &mut self,
-        obj: &Map<String, Value>,
-        ptr: &str,
-        key: &str,
-        max: usize,
-    ) -> Option<String> {
-        let v = obj.get(key)?;
-        let Some(s) = v.as_str() else {
-            self.err(
-                child(ptr, key),
-                format!("`{key}` must be a string, not {}", json_type(v)),
-            );
-            return None;
-        };
-        if s.len() > max {
-            self.err(
-                child(ptr, key),
-                format!("`{key}` is {} bytes; the limit is {max}", s.len()),
-            );
-            return None;
-        }
-        Some(s.to_owned())
-    }
-
-    /// A required, non-empty string field of at most `max` bytes.
-    fn required_text(
-        &mut self,
-        obj: &Map<String, Value>,
-        ptr: &str,
-        key: &str,
-        max: usize,
-        what: &str,
-    ) -> Option<String> {
-        if !obj.contains_key(key) {
-            self.err(ptr, format!("missing field `{key}` ({what})"));
-            return None;
-        }
-        let text = self.text(obj, ptr, key, max)?;
-        if text.trim().is_empty() {
-            self.err(child(ptr, key), format!("`{key}` is empty; give {what}"));
-            return None;
-        }
-        Some(text)
-    }
-
-    fn boolean(&mut self, obj: &Map<String, Value>, ptr: &str, key: &str) -> Option<bool> {
-        let v = obj.get(key)?;
-        match v.as_bool() {
-            Some(b) => Some(b),
-            None => {
-                self.err(
-                    child(ptr, key),
-                    format!("`{key}` must be true or false, not {}", json_type(v)),
-                );
-                None
-            }
-        }
     }
 
     fn stages(
@@ -754,242 +456,6 @@ impl Loader {
         }
         stages.into_iter().map(|(s, _)| s).collect()
     }
-
-    /// Reports every tool glob that does not parse.
-    fn globs(&mut self, obj: &Map<String, Value>, ptr: &str, tools: &[String]) {
-        self.each_entry(obj, ptr, "tools", tools, crate::tools::validate_glob);
-    }
-
-    /// A CEL expression at `ptr` (the field `key`): a string within
-    /// [`MAX_EXPR_BYTES`] that compiles.
-    fn cel(&mut self, ptr: &str, key: &str, v: &Value) -> Option<String> {
-        let Value::String(expr) = v else {
-            self.err(
-                ptr,
-                format!(
-                    "`{key}` must be a CEL expression (a string), not {}",
-                    json_type(v)
-                ),
-            );
-            return None;
-        };
-        if expr.len() > MAX_EXPR_BYTES {
-            self.err(
-                ptr,
-                format!(
-                    "the expression is {} bytes; the limit is {MAX_EXPR_BYTES}",
-                    expr.len()
-                ),
-            );
-            return None;
-        }
-        match crate::condition::compile(expr) {
-            Ok(_) => Some(expr.clone()),
-            Err(e) => {
-                self.err(ptr, e);
-                None
-            }
-        }
-    }
-
-    /// Checks each entry of the list at `key` on its own and reports a bad
-    /// one at its own pointer (`/checks/0/paths/3`). `entries` are the
-    /// list's valid entries, as [`Self::entries`] read them.
-    fn each_entry(
-        &mut self,
-        obj: &Map<String, Value>,
-        ptr: &str,
-        key: &str,
-        entries: &[String],
-        check: impl Fn(&str) -> Result<(), String>,
-    ) {
-        let list = child(ptr, key);
-        let positions = valid_positions(obj.get(key));
-        for (j, entry) in entries.iter().enumerate() {
-            if let Err(e) = check(entry) {
-                self.err(index(&list, positions.get(j).copied().unwrap_or(j)), e);
-            }
-        }
-    }
-
-    /// Reports every name of `names` that is not in `known`.
-    fn known_names(
-        &mut self,
-        obj: &Map<String, Value>,
-        ptr: &str,
-        key: &str,
-        names: &[String],
-        known: &[&str],
-        what: &str,
-    ) {
-        self.each_entry(obj, ptr, key, names, |n| {
-            if known.contains(&n) {
-                Ok(())
-            } else {
-                Err(format!("unknown {what} `{n}`; known: {}", one_of(known)))
-            }
-        });
-    }
-
-    /// A list of strings that may be absent (empty then).
-    fn optional_entries(&mut self, obj: &Map<String, Value>, ptr: &str, key: &str) -> Vec<String> {
-        if obj.contains_key(key) {
-            self.entries(obj, ptr, key)
-        } else {
-            Vec::new()
-        }
-    }
-
-    /// `operations`, `tools` and `arguments` of the file checks.
-    fn file_fields(
-        &mut self,
-        obj: &Map<String, Value>,
-        ptr: &str,
-    ) -> (Vec<String>, Vec<String>, Vec<String>) {
-        let operations = self.optional_entries(obj, ptr, "operations");
-        self.each_entry(obj, ptr, "operations", &operations, |op| {
-            crate::paths::OperationSet::from_policy(&[op.to_owned()]).map(|_| ())
-        });
-        let tools = self.optional_entries(obj, ptr, "tools");
-        self.globs(obj, ptr, &tools);
-        let arguments = self.optional_entries(obj, ptr, "arguments");
-        (operations, tools, arguments)
-    }
-
-    /// A required whole number from 1 to `max`.
-    fn count(&mut self, obj: &Map<String, Value>, ptr: &str, key: &str, max: u64) -> Option<u64> {
-        let Some(v) = obj.get(key) else {
-            self.err(
-                ptr,
-                format!("missing field `{key}` (a whole number from 1 to {max})"),
-            );
-            return None;
-        };
-        match v.as_u64() {
-            Some(n) if (1..=max).contains(&n) => Some(n),
-            _ => {
-                self.err(
-                    child(ptr, key),
-                    format!(
-                        "`{key}` must be a whole number from 1 to {max}, not {}",
-                        quoted(v)
-                    ),
-                );
-                None
-            }
-        }
-    }
-
-    fn rate_keys(&mut self, obj: &Map<String, Value>, ptr: &str) -> Vec<String> {
-        let Some(v) = obj.get("per") else {
-            return Vec::new();
-        };
-        let pptr = child(ptr, "per");
-        let Some(items) = v.as_array() else {
-            self.err(
-                pptr,
-                format!(
-                    "`per` must be a list of {}, not {}",
-                    one_of(RATE_KEYS),
-                    json_type(v)
-                ),
-            );
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        for (i, item) in items.iter().enumerate() {
-            match item.as_str() {
-                Some(k) if RATE_KEYS.contains(&k) => {
-                    if !out.iter().any(|o| o == k) {
-                        out.push(k.to_owned());
-                    }
-                }
-                _ => self.err(
-                    index(&pptr, i),
-                    format!(
-                        "unknown key {}; a rate limit counts per {}",
-                        quoted(item),
-                        one_of(RATE_KEYS)
-                    ),
-                ),
-            }
-        }
-        out
-    }
-
-    fn entries(&mut self, obj: &Map<String, Value>, ptr: &str, key: &str) -> Vec<String> {
-        let eptr = child(ptr, key);
-        let Some(v) = obj.get(key) else {
-            self.err(
-                ptr,
-                format!("missing field `{key}` (a non-empty array of strings)"),
-            );
-            return Vec::new();
-        };
-        let Some(items) = v.as_array() else {
-            self.err(
-                eptr,
-                format!("`{key}` must be an array of strings, not {}", json_type(v)),
-            );
-            return Vec::new();
-        };
-        if items.is_empty() {
-            self.err(eptr, format!("`{key}` must not be empty"));
-            return Vec::new();
-        }
-        if items.len() > MAX_ENTRIES_PER_CHECK {
-            self.err(
-                eptr,
-                format!(
-                    "{} entries; a check holds at most {MAX_ENTRIES_PER_CHECK}",
-                    items.len()
-                ),
-            );
-            return Vec::new();
-        }
-        self.total_entries += items.len();
-        let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let iptr = index(&eptr, i);
-            match item.as_str() {
-                None => self.err(
-                    iptr,
-                    format!("entries must be strings, not {}", json_type(item)),
-                ),
-                Some("") => self.err(iptr, "entries must not be empty"),
-                Some(s) if s.len() > MAX_ENTRY_BYTES => self.err(
-                    iptr,
-                    format!("entry is {} bytes; the limit is {MAX_ENTRY_BYTES}", s.len()),
-                ),
-                Some(s) => out.push(s.to_owned()),
-            }
-        }
-        out
-    }
-
-    fn regex(&mut self, ptr: &str, pattern: &str) {
-        if let Err(message) = crate::pattern::validate(pattern) {
-            self.err(ptr, message);
-        }
-    }
-}
-
-/// The indices of the entries [`Loader::entries`] keeps from a list: its
-/// non-empty strings within the size limit.
-fn valid_positions(list: Option<&Value>) -> Vec<usize> {
-    list.and_then(Value::as_array)
-        .map(|items| {
-            items
-                .iter()
-                .enumerate()
-                .filter(|(_, item)| {
-                    item.as_str()
-                        .is_some_and(|s| !s.is_empty() && s.len() <= MAX_ENTRY_BYTES)
-                })
-                .map(|(i, _)| i)
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

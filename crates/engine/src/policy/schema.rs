@@ -8,11 +8,10 @@
 use palisade_protocol::Severity;
 use serde_json::{Map, Value, json};
 
-use super::load::{COMMON_FIELDS, MAX_RATE, MAX_WINDOW_SECS, MODERATION_CATEGORIES, RATE_KEYS};
+use super::kinds::{entries, field_schema};
+use super::load::COMMON_FIELDS;
 use super::{CheckType, OnFail};
-use crate::limits::{
-    MAX_CHECKS, MAX_ENTRIES_PER_CHECK, MAX_EXPR_BYTES, MAX_ID_BYTES, MAX_PROMPT_BYTES,
-};
+use crate::limits::{MAX_CHECKS, MAX_ID_BYTES};
 
 /// The `$id` of the policy schema.
 pub const SCHEMA_ID: &str = "https://palisade.dev/schemas/policy.v1.json";
@@ -77,26 +76,6 @@ pub fn json_schema() -> Value {
             },
         },
         "$defs": defs,
-    })
-}
-
-/// A non-empty list of non-empty strings.
-fn entries() -> Value {
-    json!({
-        "type": "array",
-        "minItems": 1,
-        "maxItems": MAX_ENTRIES_PER_CHECK,
-        "items": { "type": "string", "minLength": 1 },
-    })
-}
-
-/// A non-empty list of names from `names`.
-fn names(names: &[&str], description: &str) -> Value {
-    json!({
-        "description": description,
-        "type": "array",
-        "minItems": 1,
-        "items": { "enum": names },
     })
 }
 
@@ -166,7 +145,7 @@ fn check_type(ty: CheckType) -> Value {
     }
     let mut required = vec!["type", "stage"];
     for &field in ty.fields() {
-        let (schema, needed) = own_field(t, field);
+        let (schema, needed) = field_schema(ty, field);
         if needed {
             required.push(field);
         }
@@ -178,140 +157,6 @@ fn check_type(ty: CheckType) -> Value {
         "properties": properties,
         "additionalProperties": false,
     })
-}
-
-/// A type's own field, and whether it is required.
-fn own_field(t: &str, field: &str) -> (Value, bool) {
-    let with = |mut schema: Value, description: &str| {
-        if let Some(obj) = schema.as_object_mut() {
-            obj.insert("description".into(), json!(description));
-        }
-        schema
-    };
-    let secret_ids: Vec<&str> = crate::detect::SECRETS.iter().map(|d| d.id).collect();
-    let mut pii_ids: Vec<&str> = crate::detect::PII.iter().map(|d| d.id).collect();
-    pii_ids.dedup();
-    let operations: Vec<&str> = crate::paths::operation_names().collect();
-    match (t, field) {
-        (_, "patterns") => (
-            with(entries(), "Regular expressions (Rust `regex` syntax)."),
-            true,
-        ),
-        (_, "words") => (with(entries(), "Words and phrases to find."), true),
-        (_, "case_sensitive") => (
-            json!({ "description": "Match the words' case exactly.", "type": "boolean", "default": false }),
-            false,
-        ),
-        (_, "whole_words") => (
-            json!({ "description": "Match only whole words.", "type": "boolean", "default": false }),
-            false,
-        ),
-        ("tool_pattern" | "schema", "tools") => {
-            (with(entries(), "Tool-name globs (`*`, `?`, `[…]`)."), true)
-        }
-        (_, "tools") => (
-            with(
-                entries(),
-                "Tool-name globs the check reads arguments of (default: every tool).",
-            ),
-            false,
-        ),
-        (_, "expr") => (
-            json!({
-                "description": "A CEL expression over `request`; true is a hit.",
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_EXPR_BYTES,
-            }),
-            true,
-        ),
-        (_, "max") => (
-            json!({ "description": "Most requests in the window.", "type": "integer", "minimum": 1, "maximum": MAX_RATE }),
-            true,
-        ),
-        (_, "window_secs") => (
-            json!({ "description": "The window, in seconds.", "type": "integer", "minimum": 1, "maximum": MAX_WINDOW_SECS }),
-            true,
-        ),
-        (_, "per") => (
-            json!({
-                "description": "What the limit counts per (default: one count for all).",
-                "type": "array",
-                "items": { "enum": RATE_KEYS },
-            }),
-            false,
-        ),
-        (_, "schema") => (
-            json!({ "description": "A JSON Schema the tool's arguments must satisfy.", "type": ["object", "boolean"] }),
-            true,
-        ),
-        (_, "paths") => (
-            with(
-                entries(),
-                "Path globs: a name (`.env`), `~/…`, `/…`, `**/…` or relative to `cwd`.",
-            ),
-            true,
-        ),
-        (_, "except") => (
-            with(entries(), "Path globs that are never matched (exact case)."),
-            false,
-        ),
-        (_, "operations") => (names(&operations, "The operations checked."), false),
-        (_, "arguments") => (
-            with(
-                entries(),
-                "The argument names that hold paths (default: found by name).",
-            ),
-            false,
-        ),
-        (_, "detectors") => (
-            names(&secret_ids, "The secret detectors to run (default: all)."),
-            false,
-        ),
-        (_, "entities") => (
-            names(
-                &pii_ids,
-                "The kinds of personal data to find (default: all).",
-            ),
-            false,
-        ),
-        (_, "commands") => (
-            with(
-                entries(),
-                "Command patterns (default: the built-in set of dangerous commands).",
-            ),
-            false,
-        ),
-        (_, "prompt") => (
-            json!({
-                "description": "The instruction the judge applies.",
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_PROMPT_BYTES,
-            }),
-            true,
-        ),
-        (_, "server") => (
-            json!({ "description": "A server named in the service config's `mcp_servers`.", "type": "string", "minLength": 1 }),
-            true,
-        ),
-        (_, "tool") => (
-            json!({ "description": "The server's tool to call.", "type": "string", "minLength": 1 }),
-            true,
-        ),
-        (_, "categories") => (
-            names(
-                MODERATION_CATEGORIES,
-                "The categories scored (default: all).",
-            ),
-            false,
-        ),
-        (_, "threshold") => (
-            json!({ "description": "The score (0–100) at which a category is a hit.", "type": "integer", "minimum": 0, "maximum": 100, "default": 50 }),
-            false,
-        ),
-        _ => (json!({}), false),
-    }
 }
 
 #[cfg(test)]

@@ -52,6 +52,10 @@ impl Folded {
     }
 
     /// The original offset of a folded offset (a character boundary).
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "`n` counts the marks, and is at least one here"
+    )]
     pub(crate) fn original(&self, folded: usize) -> usize {
         match self.marks.partition_point(|&(f, _)| f <= folded) {
             0 => folded,

@@ -56,6 +56,10 @@ const COMMON_PAIRS: [&[u8; 2]; 40] = [
 /// How common a four-byte window is likely to be in text: its bytes'
 /// [`commonness`], plus a penalty for each common letter pair in it (the
 /// `ccou` of `accountkey` occurs in every "account"; its `tkey` rarely).
+#[expect(
+    clippy::indexing_slicing,
+    reason = "literal, state and target ids come from the automaton built with these tables"
+)]
 fn window_commonness(w: &[u8]) -> u32 {
     let bytes: u32 = w.iter().map(|&c| commonness(c)).sum();
     let pairs = w
@@ -130,6 +134,10 @@ impl LiteralSetBuilder {
         (self.literals.len() - 1) as u32
     }
 
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, state and target ids come from the automaton built with these tables"
+    )]
     pub(crate) fn build(self) -> LiteralSet {
         let mut entries: Vec<Entry> = Vec::new();
         let mut short_patterns: Vec<&[u8]> = Vec::new();
@@ -197,6 +205,10 @@ impl LiteralSetBuilder {
 }
 
 impl GramFilter {
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, state and target ids come from the automaton built with these tables"
+    )]
     fn new(mut entries: Vec<Entry>) -> Self {
         let n = entries.len().max(1);
         let bits = (usize::BITS - n.leading_zeros() + 7).clamp(12, 22);
@@ -224,6 +236,10 @@ impl GramFilter {
     }
 
     #[inline(always)]
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, state and target ids come from the automaton built with these tables"
+    )]
     fn maybe(&self, key: u32) -> bool {
         let h = hash(key, self.bits);
         self.table[h >> 6] & (1u64 << (h & 63)) != 0
@@ -243,6 +259,10 @@ impl LiteralSet {
     /// Calls `found(literal, start)` for every occurrence of every literal in
     /// `hay`, overlapping occurrences included. Occurrences of long literals
     /// come in order of their indexed window; short ones after them.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, state and target ids come from the automaton built with these tables"
+    )]
     pub(crate) fn for_each(&self, hay: &[u8], mut found: impl FnMut(u32, usize)) {
         if let Some(gram) = &self.gram {
             self.scan_grams(gram, hay, &mut found);
@@ -258,6 +278,10 @@ impl LiteralSet {
     }
 
     #[inline(never)]
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, state and target ids come from the automaton built with these tables"
+    )]
     fn candidate(
         &self,
         gram: &GramFilter,
@@ -291,6 +315,10 @@ impl LiteralSet {
     }
 
     #[inline(never)]
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, state and target ids come from the automaton built with these tables"
+    )]
     fn scan_grams(&self, gram: &GramFilter, hay: &[u8], found: &mut impl FnMut(u32, usize)) {
         let n = hay.len();
         let mut i = 0;

@@ -9,8 +9,8 @@ use regex_automata::nfa::thompson;
 use regex_automata::{MatchKind, meta};
 use regex_syntax::hir::Hir;
 
-use crate::pattern;
-use crate::policy::{Check, CheckKind};
+use crate::pattern::{self, Pattern};
+use crate::policy::kinds::{Compiled, Form, Text};
 use crate::scan::NO_LABEL;
 
 /// Longest window used to confirm a pattern whose matches have no length bound.
@@ -58,93 +58,68 @@ pub(crate) struct StreamAutomaton {
 impl StreamAutomaton {
     /// The automata of a stage's checks (`stage_checks`, indices into the
     /// policy's `checks`).
-    pub(crate) fn build(stage_checks: &[u32], checks: &[Check]) -> Result<Self, String> {
+    pub(crate) fn build(stage_checks: &[u32], compiled: &[Compiled]) -> Result<Self, String> {
         let mut hirs: Vec<Hir> = Vec::new();
         let mut regex_targets = Vec::new();
         let mut words: Vec<Box<[u8]>> = Vec::new();
         let mut word_targets = Vec::new();
         let mut lookless = Vec::new();
-        let mut add_regex = |hir: Hir,
+        let mut add_regex = |compiled: &Pattern,
                              check: u32,
                              whole: bool,
                              validate: Option<fn(&str) -> bool>,
-                             label: u32|
-         -> Result<(), String> {
+                             label: u32| {
+            let hir = &compiled.hir;
             // Decided on the exact pattern: its relaxed form may have lost a
             // trailing `\b` that needs the next character.
             lookless.push(hir.properties().look_set().is_empty());
             regex_targets.push(Target::Regex {
                 check,
-                exact: pattern::exact_regex(&hir)?,
+                exact: compiled.exact.clone(),
                 max_len: hir.properties().maximum_len(),
                 whole,
                 validate,
                 label,
             });
-            hirs.push(pattern::relax(&hir));
-            Ok(())
+            hirs.push(pattern::relax(hir));
         };
         for &c in stage_checks {
-            let Some(check) = checks.get(c as usize) else {
+            let Some(Form::Text(texts)) = compiled.get(c as usize).map(|x| &x.form) else {
                 continue;
             };
-            match &check.kind {
-                CheckKind::Regex { patterns } => {
-                    for p in patterns {
-                        add_regex(pattern::parse(p)?, c, false, None, NO_LABEL)?;
-                    }
-                }
-                CheckKind::Blocklist {
-                    words: list,
-                    case_sensitive,
-                    whole_words,
-                } => {
-                    for w in list {
-                        if *case_sensitive || w.is_ascii() {
-                            let bytes: Box<[u8]> = if *case_sensitive {
-                                w.as_bytes().into()
-                            } else {
-                                w.as_bytes().to_ascii_lowercase().into()
-                            };
-                            words.push(bytes.clone());
-                            word_targets.push(Target::Word {
-                                check: c,
-                                bytes,
-                                case_insensitive: !case_sensitive,
-                                whole: *whole_words,
-                            });
+            for text in texts.iter() {
+                match text {
+                    Text::Pattern(p) => add_regex(p, c, false, None, NO_LABEL),
+                    Text::Word {
+                        folded: Some(p),
+                        whole,
+                        ..
+                    } => add_regex(p, c, *whole, None, NO_LABEL),
+                    Text::Word {
+                        word,
+                        case_sensitive,
+                        whole,
+                        folded: None,
+                    } => {
+                        let bytes: Box<[u8]> = if *case_sensitive {
+                            word.as_bytes().into()
                         } else {
-                            let source = format!("(?i){}", regex_syntax::escape(w));
-                            add_regex(pattern::parse(&source)?, c, *whole_words, None, NO_LABEL)?;
-                        }
+                            word.as_bytes().to_ascii_lowercase().into()
+                        };
+                        words.push(bytes.clone());
+                        word_targets.push(Target::Word {
+                            check: c,
+                            bytes,
+                            case_insensitive: !case_sensitive,
+                            whole: *whole,
+                        });
                     }
+                    Text::Detector {
+                        pattern,
+                        label,
+                        validate,
+                    } => add_regex(pattern, c, false, *validate, *label),
                 }
-                CheckKind::Secrets { detectors } => {
-                    for (i, d) in crate::detect::SECRETS.iter().enumerate() {
-                        if detectors.is_empty() || detectors.iter().any(|x| x == d.id) {
-                            let label = crate::detect::label(crate::detect::Kind::Secret, i);
-                            add_regex(pattern::parse(d.pattern)?, c, false, d.validate, label)?;
-                        }
-                    }
-                }
-                CheckKind::Pii { entities } => {
-                    for (i, d) in crate::detect::PII.iter().enumerate() {
-                        if entities.is_empty() || entities.iter().any(|x| x == d.id) {
-                            let label = crate::detect::label(crate::detect::Kind::Pii, i);
-                            add_regex(pattern::parse(d.pattern)?, c, false, d.validate, label)?;
-                        }
-                    }
-                }
-                CheckKind::ToolPattern { .. }
-                | CheckKind::Condition { .. }
-                | CheckKind::RateLimit { .. }
-                | CheckKind::Schema { .. }
-                | CheckKind::Path { .. }
-                | CheckKind::Workspace { .. }
-                | CheckKind::LlmJudge { .. }
-                | CheckKind::Mcp { .. }
-                | CheckKind::Moderation { .. }
-                | CheckKind::Command { .. } => {}
             }
         }
         let words_dfa = if words.is_empty() {

@@ -1,9 +1,16 @@
 //! Strings that commands run as shell lines (`-c`, `eval`, `watch`, `trap`,
 //! `su -c`, `find -exec`, here-documents fed to a shell), read again.
 
-use super::parse::parse_text;
+use super::parse::parse_only;
 use super::wrappers::{Seq, Step, unwrap_step};
 use super::{Command, Ctx, MAX_DEPTH, PLACEHOLDER, SHELLS, basename};
+
+/// Reads `text` as a shell line, then reads the strings its commands run.
+pub(super) fn parse_text(text: &[u8], depth: usize, ctx: &mut Ctx) {
+    let start = ctx.out.len();
+    parse_only(text, depth, ctx);
+    settle(start, ctx);
+}
 
 /// Gives the commands listed from `start` on their here-document bodies,
 /// then reads the strings they run.

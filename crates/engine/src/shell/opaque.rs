@@ -629,6 +629,7 @@ fn perl_eval_modifier(code: &str) -> bool {
 }
 
 /// Whether an `s` operator can be seen before position `k`.
+#[expect(clippy::indexing_slicing, reason = "windows of two hold two bytes")]
 fn s_before(b: &[u8], k: usize) -> bool {
     b.get(..k).is_some_and(|p| {
         p.windows(2)

@@ -1,25 +1,22 @@
 //! Lexing and parsing: a shell line split into its simple commands, with
 //! words, redirections, here-documents and nested commands.
 
-use super::lines::settle;
-use super::words::{expand_word, name_is_dynamic};
+use super::words::{Word, expand_word, name_is_dynamic};
 use super::{Command, Ctx, MAX_DEPTH, MAX_SUBST_TEXT, PLACEHOLDER, Redirect};
 
-/// Reads `text` as a shell line, then reads the strings its commands run.
-pub(super) fn parse_text(text: &[u8], depth: usize, ctx: &mut Ctx) {
-    let start = ctx.out.len();
+/// Reads `text` as a shell line into `ctx.out`. The strings its commands
+/// run are read afterwards, by whoever started the outermost parse
+/// (`settle`, in the `lines` module, takes every command from where it started).
+pub(super) fn parse_only(text: &[u8], depth: usize, ctx: &mut Ctx) {
     Parser::new(text, depth, false).run(ctx);
-    settle(start, ctx);
 }
 
 /// Reads the body of a here-document with an unquoted delimiter: the
 /// substitutions in it are commands. Returns the body as the command
 /// reading it sees it.
-pub(super) fn scan_heredoc(body: &[u8], depth: usize, ctx: &mut Ctx) -> String {
-    let start = ctx.out.len();
+fn scan_heredoc(body: &[u8], depth: usize, ctx: &mut Ctx) -> String {
     let mut parser = Parser::new(body, depth, true);
     parser.run(ctx);
-    settle(start, ctx);
     let word = std::mem::take(&mut parser.root.word);
     String::from_utf8_lossy(&word.script.unwrap_or(word.bytes)).into_owned()
 }
@@ -167,28 +164,6 @@ pub(super) struct Cmd {
     op: Option<String>,
     /// A descriptor number for the next operator.
     fd: Option<String>,
-}
-
-/// A word being read.
-#[derive(Default)]
-pub(super) struct Word {
-    /// Its bytes after quote removal.
-    pub(super) bytes: Vec<u8>,
-    /// The word as a shell would read it again (a `-c` argument, a
-    /// here-string, …), when that differs from `bytes`: substitutions read
-    /// where they stand are replaced by [`PLACEHOLDER`].
-    pub(super) script: Option<Vec<u8>>,
-    /// How many bytes preceded the first quoted or escaped character.
-    pub(super) quoted_at: Option<usize>,
-    /// Where the last expansion or substitution of the word ends, in
-    /// `bytes`: the text before it depends on running the shell.
-    pub(super) dyn_end: Option<usize>,
-    /// Unquoted `*`, `?`, `[`, `]`, `{`, `,` and `}` of the word, by their
-    /// offset in `bytes`.
-    pub(super) specials: Vec<(usize, u8)>,
-    /// Unquoted `$IFS` expansions, by their range in `bytes`: the shell
-    /// splits the word there.
-    pub(super) ifs: Vec<(usize, usize)>,
 }
 
 /// A here-document whose body follows the next newline.
@@ -1117,7 +1092,7 @@ impl<'a> Parser<'a> {
         }
         self.pos = i;
         if self.depth < MAX_DEPTH {
-            parse_text(&content, self.depth + 1, ctx);
+            parse_only(&content, self.depth + 1, ctx);
         }
         if emit {
             self.append(start, i);

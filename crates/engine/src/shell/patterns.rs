@@ -138,6 +138,10 @@ impl CommandPatterns {
 
     /// The indices of the patterns matching some command or pipeline of
     /// `commands` (from [`commands`]), in increasing order.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "command and pattern indices come from the lists being matched"
+    )]
     pub(crate) fn matches_commands(&self, commands: &[Command]) -> Vec<usize> {
         let mut hit = vec![false; self.parts.len()];
         let mut entry_hit = vec![false; self.entries];

@@ -2,7 +2,27 @@
 //! splitting at `$IFS` are applied (they only need the word), and what
 //! depends on running the shell (variables, substitutions, globs) is noted.
 
-use super::parse::Word;
+/// A word being read.
+#[derive(Default)]
+pub(super) struct Word {
+    /// Its bytes after quote removal.
+    pub(super) bytes: Vec<u8>,
+    /// The word as a shell would read it again (a `-c` argument, a
+    /// here-string, …), when that differs from `bytes`: substitutions read
+    /// where they stand are replaced by [`PLACEHOLDER`].
+    pub(super) script: Option<Vec<u8>>,
+    /// How many bytes preceded the first quoted or escaped character.
+    pub(super) quoted_at: Option<usize>,
+    /// Where the last expansion or substitution of the word ends, in
+    /// `bytes`: the text before it depends on running the shell.
+    pub(super) dyn_end: Option<usize>,
+    /// Unquoted `*`, `?`, `[`, `]`, `{`, `,` and `}` of the word, by their
+    /// offset in `bytes`.
+    pub(super) specials: Vec<(usize, u8)>,
+    /// Unquoted `$IFS` expansions, by their range in `bytes`: the shell
+    /// splits the word there.
+    pub(super) ifs: Vec<(usize, usize)>,
+}
 
 /// How many words brace expansion may make of one word; beyond that the
 /// word is kept as written and its name counts as unknown.
@@ -136,6 +156,10 @@ fn other_expansion(word: &Word, from: usize, to: usize) -> bool {
 
 /// Whether the word holds a brace sequence (`{1..3}`, `{a..z}`), which
 /// is not expanded here.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "pairs hold two offsets into the word, found by scanning it"
+)]
 fn has_sequence(bytes: &[u8], braces: &[usize]) -> bool {
     braces.windows(2).any(|w| {
         let (a, b) = (w[0], w[1]);
@@ -150,6 +174,10 @@ fn has_sequence(bytes: &[u8], braces: &[usize]) -> bool {
 /// Bash's brace expansion over the unquoted `{`, `,` and `}` at `marks`:
 /// the first `{` whose matching `}` encloses a `,` at its own level is
 /// expanded, then each result again. Fails beyond [`MAX_BRACE_WORDS`].
+#[expect(
+    clippy::indexing_slicing,
+    reason = "pairs hold two offsets into the word, found by scanning it"
+)]
 fn brace_expand(bytes: &[u8], marks: &[usize], out: &mut Vec<Vec<u8>>) -> Result<(), ()> {
     if out.len() >= MAX_BRACE_WORDS {
         return Err(());

@@ -1,6 +1,7 @@
 //! Wrappers: commands that run the command after their own options.
 
-use super::parse::{Word, is_assignment};
+use super::parse::is_assignment;
+use super::words::Word;
 use super::{MAX_STAGE_VIEWS, basename};
 
 /// How a wrapper's options are read.

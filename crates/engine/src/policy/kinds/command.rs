@@ -1,15 +1,23 @@
 //! The `command` check: the shell lines a request would run, and whether a
 //! command in them matches a pattern (SPEC §4.5).
 
-use palisade_protocol::{CheckRequest, ResourceKind, Stage};
-use serde_json::Value;
+use std::sync::Arc;
 
+use globset::Glob;
+use palisade_protocol::{CheckRequest, ResourceKind, Stage};
+use serde_json::{Map, Value};
+
+use super::{Context, Form, Found, Whole, described_entries, unknown};
 use crate::arguments;
+use crate::policy::CheckKind;
+use crate::policy::read::{Reader, child};
 use crate::shell::{CommandPatterns, DANGEROUS, Native, parsed};
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
+pub(super) const MESSAGE: &str = "runs a dangerous command";
+
 /// Tools whose arguments are shell lines, when a check names none.
-pub(crate) const DEFAULT_TOOLS: &[&str] = &[
+const DEFAULT_TOOLS: &[&str] = &[
     "bash*",
     "sh",
     "zsh",
@@ -23,9 +31,9 @@ pub(crate) const DEFAULT_TOOLS: &[&str] = &[
     "cmd",
 ];
 
-/// The tools whose arguments are shell lines: `tools` as globs, or
-/// [`DEFAULT_TOOLS`] (in any case) when empty.
-pub(crate) fn shell_tools(tools: &[String]) -> Result<ToolMatcher, String> {
+/// The tools whose arguments are shell lines: `tools`, or [`DEFAULT_TOOLS`]
+/// (in any case) when empty.
+pub(super) fn shell_tools(tools: &[Glob]) -> Result<ToolMatcher, String> {
     let mut b = ToolMatcherBuilder::default();
     if tools.is_empty() {
         for g in DEFAULT_TOOLS {
@@ -33,7 +41,7 @@ pub(crate) fn shell_tools(tools: &[String]) -> Result<ToolMatcher, String> {
         }
     } else {
         for g in tools {
-            b.add(0, g)?;
+            b.add_glob(0, g.clone());
         }
     }
     b.build()?.ok_or_else(|| "no tools".to_owned())
@@ -41,46 +49,89 @@ pub(crate) fn shell_tools(tools: &[String]) -> Result<ToolMatcher, String> {
 
 /// A compiled `command` check.
 #[derive(Clone, Debug)]
-pub(crate) struct CommandCheck {
+struct CommandCheck {
     patterns: CommandPatterns,
     /// For the built-in set: what each pattern catches.
     descriptions: Option<Vec<&'static str>>,
     tools: ToolMatcher,
 }
 
-impl CommandCheck {
-    /// `commands` empty: the built-in dangerous-command set.
-    pub(crate) fn new(
-        commands: &[String],
-        tools: &[String],
-    ) -> Result<Self, (&'static str, String)> {
-        let (patterns, descriptions) = if commands.is_empty() {
-            let p: Vec<String> = DANGEROUS.iter().map(|d| format!("@{}", d.id)).collect();
-            (
-                CommandPatterns::new(&p).map_err(|e| ("commands", e))?,
-                Some(DANGEROUS.iter().map(|d| d.description).collect()),
-            )
-        } else {
-            (
-                CommandPatterns::new(commands).map_err(|e| ("commands", e))?,
-                None,
-            )
-        };
-        let tools = shell_tools(tools).map_err(|e| ("tools", e))?;
-        Ok(Self {
-            patterns,
-            descriptions,
-            tools,
-        })
+impl Whole for CommandCheck {
+    fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
+        let (pointer, detail) = self.first_line(cx.request, cx.stage)?;
+        Some(Found { pointer, detail })
     }
+}
 
+pub(super) fn read(
+    r: &mut Reader,
+    obj: &Map<String, Value>,
+    ptr: &str,
+) -> Option<(CheckKind, Form)> {
+    let commands = r.optional_entries(obj, ptr, "commands");
+    // `commands` empty: the built-in dangerous-command set.
+    let compiled = if commands.is_empty() {
+        let builtin: Vec<String> = DANGEROUS.iter().map(|d| format!("@{}", d.id)).collect();
+        CommandPatterns::new(&builtin)
+            .map(|p| (p, Some(DANGEROUS.iter().map(|d| d.description).collect())))
+    } else {
+        CommandPatterns::new(&commands).map(|p| (p, None))
+    };
+    let compiled = match compiled {
+        Ok(c) => Some(c),
+        Err(e) => {
+            // Compiled once; only when that fails is each entry compiled on
+            // its own, to report every bad one at its pointer.
+            let before = r.errors.len();
+            r.each_compiled(obj, ptr, "commands", &commands, |c| {
+                CommandPatterns::new(&[c]).map(|_| ())
+            });
+            if r.errors.len() == before {
+                r.err(child(ptr, "commands"), e);
+            }
+            None
+        }
+    };
+    let tools = r.optional_entries(obj, ptr, "tools");
+    let globs = r.globs(obj, ptr, "tools", &tools)?;
+    let (patterns, descriptions) = compiled?;
+    let shell = match shell_tools(&globs) {
+        Ok(m) => m,
+        Err(e) => {
+            r.err(child(ptr, "tools"), e);
+            return None;
+        }
+    };
+    let form = Form::Whole(Arc::new(CommandCheck {
+        patterns,
+        descriptions,
+        tools: shell,
+    }));
+    Some((CheckKind::Command { commands, tools }, form))
+}
+
+pub(super) fn field(field: &str) -> (Value, bool) {
+    match field {
+        "commands" => (
+            described_entries(
+                "Command patterns (default: the built-in set of dangerous commands).",
+            ),
+            false,
+        ),
+        "tools" => (
+            described_entries(
+                "Tool-name globs the check reads arguments of (default: every tool).",
+            ),
+            false,
+        ),
+        _ => unknown(),
+    }
+}
+
+impl CommandCheck {
     /// The pointer of the first shell line with a matching command, and what
     /// the matching pattern catches.
-    pub(crate) fn first_hit(
-        &self,
-        request: &CheckRequest,
-        stage: Stage,
-    ) -> Option<(String, Option<String>)> {
+    fn first_line(&self, request: &CheckRequest, stage: Stage) -> Option<(String, Option<String>)> {
         for (ptr, line) in shell_lines(request, stage, &self.tools) {
             let parsed = parsed(&line);
             let commands = &parsed.commands;
@@ -108,7 +159,7 @@ impl CommandCheck {
 /// The shell lines a request would run, with their pointers: the
 /// command-named arguments of a tool that `tools` names, or the targets and
 /// command-named attributes of a process action.
-pub(crate) fn shell_lines(
+pub(super) fn shell_lines(
     request: &CheckRequest,
     stage: Stage,
     tools: &ToolMatcher,

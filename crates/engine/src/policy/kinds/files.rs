@@ -1,18 +1,22 @@
-//! The `path` and `workspace` checks: which files a request touches, with
-//! which operation, and whether a rule covers them (SPEC §4.4).
+//! What the `path` and `workspace` checks share: which files a request
+//! touches, with which operation, and whether a rule covers them
+//! (SPEC §4.4); and their `operations`, `tools` and `arguments` fields.
 
+use globset::Glob;
 use palisade_protocol::{CheckRequest, ResourceKind, Stage, pointer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use super::command::{shell_lines, shell_tools};
+use super::{Context, Found, Whole, described_entries, names};
 use crate::arguments;
-use crate::command_check::{shell_lines, shell_tools};
 use crate::paths::{self, OperationSet, PathRules, Target};
+use crate::policy::read::{Reader, child};
 use crate::shell;
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
 /// What a file rule protects.
 #[derive(Clone, Debug)]
-pub(crate) enum Rule {
+pub(super) enum Rule {
     /// Files matching the globs (minus the exceptions).
     Paths(Box<PathRules>),
     /// Files outside the workspace root.
@@ -21,7 +25,7 @@ pub(crate) enum Rule {
 
 /// A compiled `path` or `workspace` check.
 #[derive(Clone, Debug)]
-pub(crate) struct FileCheck {
+pub(super) struct FileCheck {
     rule: Rule,
     operations: OperationSet,
     tools: Option<ToolMatcher>,
@@ -52,43 +56,97 @@ enum Unknown {
     Whole,
 }
 
+/// The `operations`, `tools` and `arguments` of a file check, read.
+pub(super) struct Fields {
+    /// The operations named (`None`: the rule's default).
+    operations: Option<OperationSet>,
+    tools: Vec<Glob>,
+    /// The fields as written, for the policy's [`CheckKind`](crate::CheckKind).
+    pub(super) written: (Vec<String>, Vec<String>, Vec<String>),
+}
+
+/// Reads and compiles `operations`, `tools` and `arguments`.
+pub(super) fn read_fields(r: &mut Reader, obj: &Map<String, Value>, ptr: &str) -> Option<Fields> {
+    let operations = r.optional_entries(obj, ptr, "operations");
+    let sets = r.each_compiled(obj, ptr, "operations", &operations, |op| {
+        OperationSet::from_policy(&[op.to_owned()])
+    });
+    let tools = r.optional_entries(obj, ptr, "tools");
+    let globs = r.globs(obj, ptr, "tools", &tools);
+    let arguments = r.optional_entries(obj, ptr, "arguments");
+    let (sets, globs) = (sets?, globs?);
+    let operations_set = (!sets.is_empty()).then(|| {
+        sets.iter()
+            .fold(OperationSet::NONE, |all, one| all.union(*one))
+    });
+    Some(Fields {
+        operations: operations_set,
+        tools: globs,
+        written: (operations, tools, arguments),
+    })
+}
+
+/// The schema of a file check's shared fields.
+pub(super) fn field(field: &str) -> Option<(Value, bool)> {
+    let operations: Vec<&str> = paths::operation_names().collect();
+    Some(match field {
+        "operations" => (names(&operations, "The operations checked."), false),
+        "tools" => (
+            described_entries(
+                "Tool-name globs the check reads arguments of (default: every tool).",
+            ),
+            false,
+        ),
+        "arguments" => (
+            described_entries("The argument names that hold paths (default: found by name)."),
+            false,
+        ),
+        _ => return None,
+    })
+}
+
+impl Whole for FileCheck {
+    fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
+        let (pointer, detail) = self.first_target(cx.request, cx.stage)?;
+        Some(Found { pointer, detail })
+    }
+}
+
 impl FileCheck {
-    pub(crate) fn new(
-        rule: Rule,
-        operations: &[String],
-        tools: &[String],
-        arguments: &[String],
-    ) -> Result<Self, (&'static str, String)> {
-        let operations = if operations.is_empty() {
-            match rule {
-                Rule::Paths(_) => OperationSet::ALL,
-                Rule::Workspace => OperationSet::WORKSPACE_DEFAULT,
+    /// Compiles a file check; an error is the `tools` field's.
+    pub(super) fn new(rule: Rule, fields: Fields, ptr: &str, r: &mut Reader) -> Option<Self> {
+        let operations = fields.operations.unwrap_or(match rule {
+            Rule::Paths(_) => OperationSet::ALL,
+            Rule::Workspace => OperationSet::WORKSPACE_DEFAULT,
+        });
+        let built = shell_tools(&fields.tools).and_then(|shell| {
+            if fields.tools.is_empty() {
+                return Ok((shell, None));
             }
-        } else {
-            OperationSet::from_policy(operations).map_err(|e| ("operations", e))?
-        };
-        let shell = shell_tools(tools).map_err(|e| ("tools", e))?;
-        let tools = if tools.is_empty() {
-            None
-        } else {
             let mut b = ToolMatcherBuilder::default();
-            for g in tools {
-                b.add(0, g).map_err(|e| ("tools", e))?;
+            for g in &fields.tools {
+                b.add_glob(0, g.clone());
             }
-            b.build().map_err(|e| ("tools", e))?
+            Ok((shell, b.build()?))
+        });
+        let (shell, tools) = match built {
+            Ok(built) => built,
+            Err(e) => {
+                r.err(child(ptr, "tools"), e);
+                return None;
+            }
         };
-        let arguments = arguments.to_vec();
-        Ok(Self {
+        Some(Self {
             rule,
             operations,
             tools,
-            arguments,
+            arguments: fields.written.2.clone(),
             shell,
         })
     }
 
     /// The pointer of the first file target the rule covers, and why, if any.
-    pub(crate) fn first_hit(
+    fn first_target(
         &self,
         request: &CheckRequest,
         stage: Stage,
@@ -414,6 +472,10 @@ impl Vars {
     /// The readings of a word: each `$name` or `${name}` the line set to
     /// written values replaced by each of them, and each `$(echo …)` of
     /// written words by its output; anything else is kept.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "`i` is a position in `b` found by the loop that reads it"
+    )]
     fn expand(&self, word: &str) -> Vec<String> {
         let mut out = vec![String::new()];
         let b = word.as_bytes();
@@ -547,6 +609,10 @@ fn shown(text: &str) -> String {
 
 /// A shell word with each expansion other than `$HOME` and `$PWD` at its
 /// start replaced by `*`, and what that leaves unknown.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "`i` is a position in `b` found by the loop that reads it"
+)]
 fn wildcards(word: &str) -> (String, Unknown) {
     let b = word.as_bytes();
     let mut out = String::with_capacity(word.len());
@@ -620,7 +686,7 @@ fn closing(b: &[u8], open: usize, left: u8, right: u8) -> usize {
 
 /// What a tool probably does to the files it names, from its name; a name
 /// that says nothing counts as every operation.
-pub(crate) fn operation_of_tool(name: &str) -> OperationSet {
+fn operation_of_tool(name: &str) -> OperationSet {
     // Whole words of the name: `read_file`, `readFile`, `mcp__fs__read` all hold `read`.
     let mut words: Vec<String> = Vec::new();
     let mut cur = String::new();

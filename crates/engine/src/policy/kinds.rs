@@ -1,0 +1,282 @@
+//! One module per check type. Each reads the type's own fields from a policy
+//! and compiles them — once, while the policy is read: what it compiles is
+//! what the engine evaluates — describes those fields for the policy schema,
+//! and, for a check that looks at the request as a whole, evaluates it. The
+//! type's name, field names, stages and flags are [`CheckType`]'s.
+//!
+//! Text checks (`regex`, `blocklist`, `secrets`, `pii`) compile to [`Text`]
+//! pieces that the engine joins into one automaton per stage; `tool_pattern`
+//! compiles to globs joined into one matcher per stage; the async types
+//! compile to nothing (their services answer them).
+
+mod blocklist;
+mod command;
+mod condition;
+mod files;
+mod llm_judge;
+mod mcp;
+mod moderation;
+mod path;
+mod pii;
+mod rate_limit;
+mod regex;
+mod schema;
+mod secrets;
+mod tool_pattern;
+mod workspace;
+
+use std::fmt;
+use std::sync::Arc;
+
+use globset::Glob;
+use palisade_protocol::{CheckRequest, Stage};
+use serde_json::{Map, Value, json};
+
+use super::read::Reader;
+use super::{CheckKind, CheckType};
+use crate::condition::{Bindings, Condition};
+use crate::limits::MAX_ENTRIES_PER_CHECK;
+use crate::pattern::Pattern;
+use crate::ratelimit::Limiter;
+
+pub use moderation::CATEGORIES as MODERATION_CATEGORIES;
+
+/// A check compiled: what evaluation needs, made once when the policy is read.
+#[derive(Clone, Debug)]
+pub(crate) struct Compiled {
+    /// The check's `when`.
+    pub(crate) when: Option<Arc<dyn Condition>>,
+    /// What the check's own fields compiled to.
+    pub(crate) form: Form,
+}
+
+/// What a check's own fields compile to.
+#[derive(Clone, Debug)]
+pub(crate) enum Form {
+    /// Pieces of the stage's text automaton.
+    Text(Arc<[Text]>),
+    /// Globs of the stage's tool-name matcher.
+    Tools(Arc<[Glob]>),
+    /// A test of the request as a whole.
+    Whole(Arc<dyn Whole>),
+    /// Nothing: a service answers the check.
+    Async,
+}
+
+/// A piece of a stage's text automaton.
+#[derive(Clone, Debug)]
+pub(crate) enum Text {
+    /// A regular expression.
+    Pattern(Pattern),
+    /// A blocklist word or phrase.
+    Word {
+        /// The word as written.
+        word: String,
+        /// Whether case must match exactly.
+        case_sensitive: bool,
+        /// Whether no word character may touch either end.
+        whole: bool,
+        /// For a word with letters outside ASCII that matches either case:
+        /// its case-folding pattern.
+        folded: Option<Pattern>,
+    },
+    /// A built-in detector.
+    Detector {
+        /// Its pattern.
+        pattern: &'static Pattern,
+        /// Its label in findings and placeholders.
+        label: u32,
+        /// What confirms a match (a checksum), if anything.
+        validate: Option<fn(&str) -> bool>,
+    },
+}
+
+/// A check that tests the request as a whole rather than its strings.
+pub(crate) trait Whole: fmt::Debug + Send + Sync {
+    /// What the check finds first in the request, if anything.
+    fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found>;
+}
+
+/// What a [`Whole`] check is evaluated against.
+#[derive(Debug)]
+pub(crate) struct Context<'a> {
+    /// The request.
+    pub(crate) request: &'a CheckRequest,
+    /// Its stage.
+    pub(crate) stage: Stage,
+    /// The request as CEL sees it, built on first use and shared by the
+    /// stage's checks.
+    bindings: Option<Bindings>,
+    /// The counters of the rate limit being evaluated.
+    pub(crate) limiter: Option<&'a Limiter>,
+    /// The engine clock's time.
+    pub(crate) now_millis: u64,
+}
+
+impl<'a> Context<'a> {
+    pub(crate) fn new(request: &'a CheckRequest, stage: Stage, now_millis: u64) -> Self {
+        Self {
+            request,
+            stage,
+            bindings: None,
+            limiter: None,
+            now_millis,
+        }
+    }
+
+    /// The request as CEL sees it.
+    pub(crate) fn bindings(&mut self) -> &Bindings {
+        self.bindings
+            .get_or_insert_with(|| Bindings::for_request(self.request))
+    }
+}
+
+/// Where a [`Whole`] check found what it looks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// The JSON pointer of the field; empty for the request as a whole.
+    pub(crate) pointer: String,
+    /// What was found there, when the pointer alone does not say.
+    pub(crate) detail: Option<String>,
+}
+
+impl Found {
+    /// The request as a whole.
+    pub(crate) fn request() -> Self {
+        Self {
+            pointer: String::new(),
+            detail: None,
+        }
+    }
+}
+
+/// Reads and compiles a check's own fields (the common ones are read by the
+/// loader). `None` when a problem was reported.
+pub(crate) fn read(
+    ty: CheckType,
+    r: &mut Reader,
+    obj: &Map<String, Value>,
+    ptr: &str,
+) -> Option<(CheckKind, Form)> {
+    match ty {
+        CheckType::Regex => regex::read(r, obj, ptr),
+        CheckType::Blocklist => blocklist::read(r, obj, ptr),
+        CheckType::ToolPattern => tool_pattern::read(r, obj, ptr),
+        CheckType::Condition => condition::read(r, obj, ptr),
+        CheckType::RateLimit => rate_limit::read(r, obj, ptr),
+        CheckType::Schema => schema::read(r, obj, ptr),
+        CheckType::Path => path::read(r, obj, ptr),
+        CheckType::Workspace => workspace::read(r, obj, ptr),
+        CheckType::Secrets => secrets::read(r, obj, ptr),
+        CheckType::Pii => pii::read(r, obj, ptr),
+        CheckType::Command => command::read(r, obj, ptr),
+        CheckType::LlmJudge => llm_judge::read(r, obj, ptr),
+        CheckType::Mcp => mcp::read(r, obj, ptr),
+        CheckType::Moderation => moderation::read(r, obj, ptr),
+    }
+}
+
+/// The schema of one of a type's own fields, and whether it is required.
+pub(crate) fn field_schema(ty: CheckType, field: &str) -> (Value, bool) {
+    match ty {
+        CheckType::Regex => regex::field(field),
+        CheckType::Blocklist => blocklist::field(field),
+        CheckType::ToolPattern => tool_pattern::field(field),
+        CheckType::Condition => condition::field(field),
+        CheckType::RateLimit => rate_limit::field(field),
+        CheckType::Schema => schema::field(field),
+        CheckType::Path => path::field(field),
+        CheckType::Workspace => workspace::field(field),
+        CheckType::Secrets => secrets::field(field),
+        CheckType::Pii => pii::field(field),
+        CheckType::Command => command::field(field),
+        CheckType::LlmJudge => llm_judge::field(field),
+        CheckType::Mcp => mcp::field(field),
+        CheckType::Moderation => moderation::field(field),
+    }
+}
+
+/// A finding's message when the check gives none.
+pub(crate) fn default_message(ty: CheckType) -> &'static str {
+    match ty {
+        CheckType::Regex => regex::MESSAGE,
+        CheckType::Blocklist => blocklist::MESSAGE,
+        CheckType::ToolPattern => tool_pattern::MESSAGE,
+        CheckType::Condition => condition::MESSAGE,
+        CheckType::RateLimit => rate_limit::MESSAGE,
+        CheckType::Schema => schema::MESSAGE,
+        CheckType::Path => path::MESSAGE,
+        CheckType::Workspace => workspace::MESSAGE,
+        CheckType::Secrets => secrets::MESSAGE,
+        CheckType::Pii => pii::MESSAGE,
+        CheckType::Command => command::MESSAGE,
+        CheckType::LlmJudge => llm_judge::MESSAGE,
+        CheckType::Mcp => mcp::MESSAGE,
+        CheckType::Moderation => moderation::MESSAGE,
+    }
+}
+
+/// A non-empty list of non-empty strings (the schema of most own fields).
+pub(crate) fn entries() -> Value {
+    json!({
+        "type": "array",
+        "minItems": 1,
+        "maxItems": MAX_ENTRIES_PER_CHECK,
+        "items": { "type": "string", "minLength": 1 },
+    })
+}
+
+/// A non-empty list of non-empty strings, described.
+fn described_entries(description: &str) -> Value {
+    let mut schema = entries();
+    if let Some(obj) = schema.as_object_mut() {
+        obj.insert("description".into(), json!(description));
+    }
+    schema
+}
+
+/// A non-empty list of names from `names`.
+fn names(names: &[&str], description: &str) -> Value {
+    json!({
+        "description": description,
+        "type": "array",
+        "minItems": 1,
+        "items": { "enum": names },
+    })
+}
+
+/// A field the type does not have (the schema test catches it).
+fn unknown() -> (Value, bool) {
+    (json!({}), false)
+}
+
+/// The text pieces of the built-in detectors `wanted` names (all of them
+/// when it is empty); `parsed` holds their patterns, in `all`'s order.
+fn detectors(
+    r: &mut Reader,
+    ptr: &str,
+    kind: crate::detect::Kind,
+    all: &'static [crate::detect::Detector],
+    parsed: &'static [Result<Pattern, String>],
+    wanted: &[String],
+) -> Option<Arc<[Text]>> {
+    let mut texts = Vec::new();
+    let mut ok = true;
+    for (i, (detector, hir)) in all.iter().zip(parsed).enumerate() {
+        if !wanted.is_empty() && !wanted.iter().any(|w| w == detector.id) {
+            continue;
+        }
+        match hir {
+            Ok(pattern) => texts.push(Text::Detector {
+                pattern,
+                label: crate::detect::label(kind, i),
+                validate: detector.validate,
+            }),
+            Err(e) => {
+                ok = false;
+                r.err(ptr, format!("built-in detector `{}`: {e}", detector.id));
+            }
+        }
+    }
+    ok.then(|| texts.into())
+}

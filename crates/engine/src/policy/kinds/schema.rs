@@ -1,0 +1,105 @@
+//! `schema`: the arguments of the named tools must satisfy a JSON Schema.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::{Context, Form, Found, Whole, described_entries, unknown};
+use crate::limits::MAX_SCHEMA_BYTES;
+use crate::policy::CheckKind;
+use crate::policy::read::{Reader, child};
+use crate::schema::ArgSchema;
+use crate::tools::{ToolMatcher, ToolMatcherBuilder};
+
+pub(super) const MESSAGE: &str = "the tool's arguments do not match its schema";
+
+/// A compiled `schema` check.
+#[derive(Debug)]
+struct Schema {
+    tools: ToolMatcher,
+    schema: ArgSchema,
+}
+
+impl Whole for Schema {
+    fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
+        let tool = cx.request.tool.as_ref()?;
+        let mut named = false;
+        self.tools.matches(&tool.name, |_| named = true);
+        if !named {
+            return None;
+        }
+        let null = Value::Null;
+        let args = tool.arguments.as_ref().unwrap_or(&null);
+        let (at, why) = self.schema.first_error(args)?;
+        Some(Found {
+            pointer: format!("/tool/arguments{at}"),
+            detail: Some(why),
+        })
+    }
+}
+
+pub(super) fn read(
+    r: &mut Reader,
+    obj: &Map<String, Value>,
+    ptr: &str,
+) -> Option<(CheckKind, Form)> {
+    let tools = r.entries(obj, ptr, "tools");
+    let globs = r.globs(obj, ptr, "tools", &tools);
+    let Some(schema) = obj.get("schema") else {
+        r.err(
+            ptr,
+            "missing field `schema` (a JSON Schema for the tool's arguments)",
+        );
+        return None;
+    };
+    let size = schema.to_string().len();
+    if size > MAX_SCHEMA_BYTES {
+        r.err(
+            child(ptr, "schema"),
+            format!("the schema is {size} bytes of JSON; the limit is {MAX_SCHEMA_BYTES}"),
+        );
+        return None;
+    }
+    let compiled = match crate::schema::compile(schema) {
+        Ok(compiled) => compiled,
+        Err(e) => {
+            r.err(child(ptr, "schema"), e);
+            return None;
+        }
+    };
+    let mut matcher = ToolMatcherBuilder::default();
+    for glob in globs? {
+        matcher.add_glob(0, glob);
+    }
+    let matcher = match matcher.build() {
+        Ok(Some(m)) => m,
+        Ok(None) => return None,
+        Err(e) => {
+            r.err(child(ptr, "tools"), e);
+            return None;
+        }
+    };
+    let form = Form::Whole(Arc::new(Schema {
+        tools: matcher,
+        schema: compiled,
+    }));
+    let kind = CheckKind::Schema {
+        tools,
+        schema: schema.clone(),
+    };
+    Some((kind, form))
+}
+
+pub(super) fn field(field: &str) -> (Value, bool) {
+    match field {
+        "tools" => (
+            described_entries("Tool-name globs (`*`, `?`, `[…]`)."),
+            true,
+        ),
+        "schema" => (
+            json!({ "description": "A JSON Schema the tool's arguments must satisfy.", "type": ["object", "boolean"] }),
+            true,
+        ),
+        _ => unknown(),
+    }
+}
