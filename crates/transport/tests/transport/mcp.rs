@@ -27,22 +27,12 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::util::{self, Server};
+
 /// A bound for every MCP exchange: a hang must fail the test.
 const TIMEOUT: Duration = Duration::from_secs(20);
 
 type McpClient = RunningService<RoleClient, ClientConfig>;
-
-/// A running service and its base URL; stops when dropped.
-struct Server {
-    url: String,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -62,19 +52,7 @@ async fn service(config: &str, policy: Option<&Path>) -> Arc<Service> {
 }
 
 async fn start(config: &str, policy: Option<&Path>) -> Server {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let service = service(config, policy).await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(async move {
-        palisade_transport::serve_http(service, listener, std::future::pending())
-            .await
-            .unwrap();
-    });
-    Server {
-        url: format!("http://{addr}"),
-        task,
-    }
+    util::serve(service(config, policy).await).await
 }
 
 fn client_config() -> ClientConfig {
