@@ -1316,6 +1316,27 @@ fn dangerous_set_hits_and_near_misses() {
     assert_eq!(ids.len(), DANGEROUS.len(), "ids are unique");
 }
 
+/// Commands nested in substitutions, here-documents and `-c` strings, in
+/// each other: every level is read, whichever parse reaches it first.
+#[test]
+fn nested_readings_are_all_settled() {
+    let set = dangerous();
+    for line in [
+        "cat <<EOF\n$(rm -rf /)\nEOF",
+        "echo \"$(cat <<EOF\n$(rm -rf ~)\nEOF\n)\"",
+        "x=$(bash -c \"$(echo ok; rm -rf /)\")",
+        "bash <<A\n$(sh -c \"rm -rf /home\")\nA",
+        "echo $(echo $(echo $(rm -rf /)))",
+        "bash <<A\nsh <<B\nrm -rf /\nB\nA",
+    ] {
+        assert!(
+            dangerous_ids(&set, line).contains(&"rm-recursive-force"),
+            "{line:?} not flagged (got {:?})",
+            dangerous_ids(&set, line)
+        );
+    }
+}
+
 #[test]
 fn hostile_spellings_of_rm_rf() {
     let set = dangerous();
