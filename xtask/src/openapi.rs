@@ -205,6 +205,7 @@ fn error_responses() -> Value {
             "payload_too_large"
         ),
         "RateLimited": rate_limited,
+        "UnknownHost": error("No such hook host; the message lists the hosts", "not_found"),
         "AuditUnavailable": error(
             "The decision's audit record could not be written, so the decision is not answered",
             "audit_unavailable"
@@ -250,6 +251,7 @@ fn paths() -> Value {
         "/v1/admin/reload": {"post": reload()},
         "/v1/audit": {"get": audit_view()},
         "/v1/autogen/evaluate": {"post": autogen()},
+        "/v1/hooks/{host}": {"post": hook()},
         "/health": {"get": health("health")},
         "/healthz": {"get": health("healthz")},
         "/metrics": {"get": metrics()},
@@ -444,6 +446,30 @@ fn autogen() -> Value {
         "responses": responses(
             json!({"description": "AutoGen's GuardrailResult.", "content": json_content(schema_ref("AutogenResult"))}),
             CHECK_ERRORS
+        )
+    })
+}
+
+fn hook() -> Value {
+    json!({
+        "operationId": "hook",
+        "tags": ["dialects"],
+        "summary": "A coding agent's hook call",
+        "description": "The host's hook payload as it sends it (Claude Code posts it from an HTTP hook); the answer is in the host's own format, `{}` when Palisade has nothing to object. A payload that cannot be read or decided is answered with the host's deny, status 200: hosts let the call through on any other status. See docs/HOOKS.md.",
+        "parameters": [
+            {
+                "name": "host",
+                "in": "path",
+                "required": true,
+                "description": "The host whose payload and answer format are used.",
+                "schema": {"type": "string", "enum": ["claude-code", "codex", "gemini-cli", "cursor", "copilot-cli"]}
+            },
+            tenant_param()[0]
+        ],
+        "requestBody": {"required": true, "content": json_content(json!({"type": "object", "description": "The host's hook payload."}))},
+        "responses": responses(
+            json!({"description": "The host's answer.", "content": json_content(json!({"type": "object"}))}),
+            &[("401", "Unauthorized"), ("403", "Forbidden"), ("404", "UnknownHost"), ("413", "PayloadTooLarge")]
         )
     })
 }

@@ -3,6 +3,7 @@
 mod audit;
 mod check;
 mod guarded;
+mod hook;
 mod jsonl;
 mod serve;
 mod validate;
@@ -30,6 +31,8 @@ enum Command {
     Mcp(ServiceArgs),
     /// Evaluate one request, or a JSON-lines batch, against a policy.
     Check(CheckArgs),
+    /// Answer one coding agent's hook call: the host's payload on stdin, its answer on stdout.
+    Hook(HookArgs),
     /// Validate policy files; print every error with its JSON pointer.
     Validate {
         /// Policy files (`.json`, `.yaml`, `.yml`).
@@ -87,6 +90,28 @@ pub(crate) struct ServeArgs {
     pub(crate) insecure_no_auth: bool,
 }
 
+/// Arguments of `palisade hook`.
+#[derive(Args, Debug)]
+pub(crate) struct HookArgs {
+    /// The host: claude-code, codex, gemini-cli, cursor or copilot-cli.
+    pub(crate) host: String,
+    /// The policy file; else the config's `policy`, else the embedded default policy.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) policy: Option<PathBuf>,
+    /// The service config: async checks' services and the audit log.
+    #[arg(long, value_name = "FILE", conflicts_with = "server")]
+    pub(crate) config: Option<PathBuf>,
+    /// Ask a running Palisade service (`POST URL/v1/check`) instead of deciding here.
+    #[arg(long, value_name = "URL", conflicts_with = "policy")]
+    pub(crate) server: Option<String>,
+    /// The environment variable holding the service's API key.
+    #[arg(long, value_name = "NAME", default_value = crate::hook::KEY_ENV)]
+    pub(crate) key_env: String,
+    /// Deny when no decision is made within this many milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 20_000)]
+    pub(crate) timeout_ms: u64,
+}
+
 /// Arguments of `palisade check`.
 #[derive(Args, Debug)]
 pub(crate) struct CheckArgs {
@@ -141,6 +166,7 @@ fn main() -> ExitCode {
         Command::Events(args) => serve::events(&args),
         Command::Mcp(args) => serve::mcp(&args),
         Command::Check(args) => run_check(&args),
+        Command::Hook(args) => Ok(hook::run(&args)),
         Command::Validate { files } => validate::run(&files),
         Command::Policy {
             command: PolicyCommand::Default,

@@ -8,6 +8,7 @@
     reason = "test code"
 )]
 
+mod hooks;
 mod util;
 
 use serde_json::{Value, json};

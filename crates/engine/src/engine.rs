@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use palisade_protocol::{CheckRequest, Stage, pointer};
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::error::{PolicyError, PolicyErrors, RequestError};
 use crate::policy::kinds::Form;
@@ -27,7 +27,57 @@ pub(crate) struct StageData {
     pub(crate) matcher: Option<StageMatcher>,
     pub(crate) tools: Option<ToolMatcher>,
     /// Built on first use by [`Engine::stream`].
-    pub(crate) stream: std::sync::OnceLock<Result<StreamAutomaton, String>>,
+    pub(crate) stream: OnceLock<Result<StreamAutomaton, String>>,
+}
+
+impl StageData {
+    /// Joins what the policy's checks at `stage` compiled to.
+    fn build(policy: &Policy, stage: Stage) -> Result<Self, String> {
+        let mut checks = Vec::new();
+        let mut matcher = MatcherBuilder::default();
+        let mut has_text = false;
+        let mut tools = ToolMatcherBuilder::default();
+        for (ci, (check, compiled)) in (0u32..).zip(policy.checks.iter().zip(&policy.compiled)) {
+            if !check.enabled || !check.stages.contains(&stage) {
+                continue;
+            }
+            checks.push(ci);
+            match &compiled.form {
+                Form::Text(texts) => {
+                    for text in texts.iter() {
+                        matcher.add(ci, text);
+                    }
+                    has_text = true;
+                }
+                Form::Tools(globs) => {
+                    for glob in globs.iter() {
+                        tools.add_glob(ci, glob.clone());
+                    }
+                }
+                Form::Whole(_) | Form::Async => {}
+            }
+        }
+        let fail = |e: String| format!("stage `{stage}`: {e}");
+        let matcher = if has_text {
+            Some(matcher.build().map_err(fail)?)
+        } else {
+            None
+        };
+        let tools = tools.build().map_err(fail)?;
+        // Streams are scanned at these stages: a policy whose stream
+        // automaton cannot be built is refused now, not when a stream starts.
+        let stream = OnceLock::new();
+        if matcher.is_some() && matches!(stage, Stage::Input | Stage::Output) {
+            let built = StreamAutomaton::build(&checks, &policy.compiled).map_err(fail)?;
+            let _ = stream.set(Ok(built));
+        }
+        Ok(Self {
+            checks,
+            matcher,
+            tools,
+            stream,
+        })
+    }
 }
 
 /// A compiled policy. Cheap to share between threads (`Engine: Send + Sync`);
@@ -50,7 +100,8 @@ pub(crate) struct StageData {
 #[derive(Clone, Debug)]
 pub struct Engine {
     pub(crate) policy: Policy,
-    pub(crate) stages: Vec<StageData>,
+    /// Per stage ([`Stage::ALL`] order): what it evaluates, built on first use.
+    pub(crate) stages: Vec<OnceLock<Result<StageData, String>>>,
     pub(crate) ids: HashMap<String, u32>,
     /// Per check (policy order): a rate limit's counters.
     pub(crate) limiters: Vec<Option<Arc<Limiter>>>,
@@ -63,69 +114,41 @@ impl Engine {
     ///
     /// Fails only when a stage's combined automaton exceeds its size limit.
     pub fn new(policy: Policy) -> Result<Self, PolicyErrors> {
+        let engine = Self::lazy(policy);
         let mut errors = Vec::new();
-        let mut stages = Vec::with_capacity(Stage::ALL.len());
-        for &stage in Stage::ALL {
-            let mut checks = Vec::new();
-            let mut matcher = MatcherBuilder::default();
-            let mut has_text = false;
-            let mut tools = ToolMatcherBuilder::default();
-            for (ci, (check, compiled)) in (0u32..).zip(policy.checks.iter().zip(&policy.compiled))
-            {
-                if !check.enabled || !check.stages.contains(&stage) {
-                    continue;
-                }
-                checks.push(ci);
-                match &compiled.form {
-                    Form::Text(texts) => {
-                        for text in texts.iter() {
-                            matcher.add(ci, text);
-                        }
-                        has_text = true;
-                    }
-                    Form::Tools(globs) => {
-                        for glob in globs.iter() {
-                            tools.add_glob(ci, glob.clone());
-                        }
-                    }
-                    Form::Whole(_) | Form::Async => {}
-                }
+        for (&stage, slot) in Stage::ALL.iter().zip(&engine.stages) {
+            let built = slot.get_or_init(|| StageData::build(&engine.policy, stage));
+            if let Err(e) = built {
+                errors.push(PolicyError::new("/checks", e.clone()));
             }
-            let matcher = if has_text {
-                match matcher.build() {
-                    Ok(m) => Some(m),
-                    Err(e) => {
-                        errors.push(PolicyError::new("/checks", format!("stage `{stage}`: {e}")));
-                        None
-                    }
-                }
-            } else {
-                None
-            };
-            let tools = tools.build().unwrap_or_else(|e| {
-                errors.push(PolicyError::new("/checks", format!("stage `{stage}`: {e}")));
-                None
-            });
-            // Streams are scanned at these stages: a policy whose stream
-            // automaton cannot be built is refused now, not when a stream starts.
-            let stream = std::sync::OnceLock::new();
-            if matcher.is_some() && matches!(stage, Stage::Input | Stage::Output) {
-                let built = StreamAutomaton::build(&checks, &policy.compiled);
-                if let Err(e) = &built {
-                    errors.push(PolicyError::new("/checks", format!("stage `{stage}`: {e}")));
-                }
-                let _ = stream.set(built);
-            }
-            stages.push(StageData {
-                checks,
-                matcher,
-                tools,
-                stream,
-            });
         }
         if !errors.is_empty() {
             return Err(PolicyErrors { errors });
         }
+        Ok(engine)
+    }
+
+    /// Builds the engine of a policy without building any stage's
+    /// matchers: each is built when a request first needs it. For a
+    /// short-lived process that evaluates one request (a coding agent's
+    /// hook), this skips the automata of the stages it never uses.
+    ///
+    /// A stage that cannot be built (its combined automaton exceeds its
+    /// size limit, which [`Engine::new`] would have refused) makes every
+    /// request at that stage fail with [`RequestError::Invalid`].
+    ///
+    /// ```
+    /// use palisade_engine::{Engine, Policy};
+    /// use palisade_protocol::{CheckRequest, DecisionKind};
+    /// use serde_json::json;
+    ///
+    /// let policy = Policy::from_yaml_str(palisade_engine::DEFAULT_POLICY)?;
+    /// let engine = Engine::lazy(policy);
+    /// let request = CheckRequest::tool_use("Read", json!({"file_path": "/srv/app/.env"}));
+    /// assert_eq!(engine.evaluate(&request)?.decision, DecisionKind::Block);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn lazy(policy: Policy) -> Self {
         let ids = (0u32..)
             .zip(&policy.checks)
             .map(|(i, c)| (c.id.clone(), i))
@@ -141,13 +164,32 @@ impl Engine {
                 _ => None,
             })
             .collect();
-        Ok(Self {
+        Self {
             policy,
-            stages,
+            stages: Stage::ALL.iter().map(|_| OnceLock::new()).collect(),
             ids,
             limiters,
             clock: Arc::new(SystemClock),
-        })
+        }
+    }
+
+    /// What a stage evaluates, built on first use.
+    pub(crate) fn stage_data(&self, stage: Stage) -> Result<&StageData, RequestError> {
+        let built = self
+            .stages
+            .get(stage_index(stage))
+            .map(|slot| slot.get_or_init(|| StageData::build(&self.policy, stage)));
+        match built {
+            Some(Ok(data)) => Ok(data),
+            Some(Err(e)) => Err(RequestError::Invalid(vec![palisade_protocol::Problem {
+                pointer: "/stage".into(),
+                message: format!("the policy cannot be used here: {e}"),
+            }])),
+            None => Err(RequestError::Invalid(vec![palisade_protocol::Problem {
+                pointer: "/stage".into(),
+                message: format!("stage `{stage}` is not known to this engine"),
+            }])),
+        }
     }
 
     /// Parses, validates and compiles a JSON policy.
@@ -219,7 +261,7 @@ impl Engine {
         stage: Stage,
     ) -> Result<Vec<bool>, RequestError> {
         let mut active = vec![false; self.policy.checks.len()];
-        let data = &self.stages[stage_index(stage)];
+        let data = self.stage_data(stage)?;
         if request.restricts_checks() {
             let mut wanted = vec![false; self.policy.checks.len()];
             let mut problems = Vec::new();

@@ -13,7 +13,7 @@ use palisade_protocol::{
     CheckRequest, Decision, DecisionKind, Finding, FindingAction, Location, Provider, Stage,
 };
 
-use crate::engine::{Engine, stage_index};
+use crate::engine::{Engine, StageData};
 use crate::error::RequestError;
 use crate::policy::kinds::{Context, Form};
 use crate::policy::{Check, OnFail};
@@ -321,7 +321,7 @@ pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluatio
     request.validate().map_err(RequestError::Invalid)?;
     let stage = request.effective_stage();
     let active = engine.active(request, stage)?;
-    let data = &engine.stages[stage_index(stage)];
+    let data = engine.stage_data(stage)?;
     let evaluated = data.checks.iter().filter(|&&c| active[c as usize]).count() as u32;
     let need_all: Vec<bool> = engine
         .policy
@@ -385,7 +385,15 @@ pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluatio
         }
     }
 
-    structural(engine, request, stage, &active, &mut rec.hits, &mut fields);
+    structural(
+        engine,
+        data,
+        request,
+        stage,
+        &active,
+        &mut rec.hits,
+        &mut fields,
+    );
     hide_matched_keys(engine, request, &rec.hits, &mut fields);
     let mut decision = build(engine, request, stage, &rec.hits, &fields, &[]);
     add_notes(request, stage, evaluated, &mut decision);
@@ -581,13 +589,13 @@ pub(crate) const NO_SERVICE: &str =
 )]
 fn structural(
     engine: &Engine,
+    data: &StageData,
     request: &CheckRequest,
     stage: Stage,
     active: &[bool],
     hits: &mut Vec<Hit>,
     fields: &mut Vec<Field>,
 ) {
-    let data = &engine.stages[stage_index(stage)];
     let mut cx = Context::new(request, stage, engine.clock.now_millis());
     for &c in &data.checks {
         if !active[c as usize] {

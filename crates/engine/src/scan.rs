@@ -340,6 +340,8 @@ pub(crate) struct MatcherBuilder {
     literals: LiteralSetBuilder,
     targets: Vec<Target>,
     regexes: Vec<PendingRegex>,
+    /// Pieces that could not be added (a built-in pattern that does not parse).
+    errors: Vec<String>,
 }
 
 /// A regex waiting to be joined: check, pattern, whole-words, label, validator.
@@ -385,12 +387,17 @@ impl MatcherBuilder {
                 });
             }
             Text::Detector {
-                pattern,
+                family,
+                index,
                 label,
                 validate,
-            } => self
-                .regexes
-                .push((check, (*pattern).clone(), false, *label, *validate)),
+            } => match Text::detector_pattern(family, *index) {
+                Ok(pattern) => {
+                    self.regexes
+                        .push((check, pattern.clone(), false, *label, *validate))
+                }
+                Err(e) => self.errors.push(e),
+            },
         }
     }
 
@@ -399,6 +406,9 @@ impl MatcherBuilder {
         reason = "literal, target and regex ids come from the matcher built with these tables"
     )]
     pub(crate) fn build(mut self) -> Result<StageMatcher, String> {
+        if let Some(e) = self.errors.first() {
+            return Err(e.clone());
+        }
         let mut entries = Vec::with_capacity(self.regexes.len());
         let mut residual_hirs = Vec::new();
         let mut residual_ids = Vec::new();

@@ -47,6 +47,10 @@ pub(crate) enum ApiError {
     /// 404.
     #[error("no such endpoint")]
     NotFound,
+    /// 404: `/v1/hooks/{host}` with a host Palisade does not know.
+    #[cfg(feature = "hooks")]
+    #[error("{0}")]
+    UnknownHost(String),
     /// 405, with the methods the endpoint takes.
     #[error("{message}")]
     MethodNotAllowed {
@@ -106,6 +110,8 @@ impl ApiError {
                 (StatusCode::UNPROCESSABLE_ENTITY, ErrorCode::InvalidPolicy)
             }
             ApiError::NotFound => (StatusCode::NOT_FOUND, ErrorCode::NotFound),
+            #[cfg(feature = "hooks")]
+            ApiError::UnknownHost(_) => (StatusCode::NOT_FOUND, ErrorCode::NotFound),
             ApiError::MethodNotAllowed { .. } => {
                 (StatusCode::METHOD_NOT_ALLOWED, ErrorCode::MethodNotAllowed)
             }

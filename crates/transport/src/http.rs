@@ -38,6 +38,7 @@ pub fn router(service: Arc<Service>) -> Router {
         .route("/v1/admin/reload", post(reload))
         .route("/v1/audit", get(audit))
         .route("/v1/autogen/evaluate", post(autogen))
+        .route("/v1/hooks/{host}", post(hook))
         .route("/metrics", get(metrics))
         .route("/openapi.json", get(openapi))
         .route("/health", get(health))
@@ -145,6 +146,44 @@ async fn autogen(
     let request = autogen::request(&evaluate);
     let decision = service.decide(&caller, &request).await?;
     Ok(axum::Json(autogen::result(&decision)))
+}
+
+/// `POST /v1/hooks/{host}`: a coding agent's hook payload, answered in the
+/// host's own format (SPEC §10). A payload that cannot be read, or a
+/// request that cannot be decided, is answered with the host's deny (status
+/// 200, which hosts obey; they let the call through on any other status).
+async fn hook(
+    State(service): State<Arc<Service>>,
+    axum::extract::Path(host): axum::extract::Path<String>,
+    Authorized(caller, ..): Authorized,
+    Body(raw): Body,
+) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    use crate::hooks::{self, HookEnv, Host};
+    let Some(host) = Host::from_name(&host) else {
+        return Err(ApiError::UnknownHost(format!(
+            "no hook host `{host}`; hosts are {}",
+            Host::names()
+        )));
+    };
+    let env = HookEnv {
+        home: std::env::var("HOME").ok().filter(|h| !h.is_empty()),
+        project_dir: None,
+    };
+    let call = match hooks::read(host, &raw, &env) {
+        Ok(call) => call,
+        Err(e) => return Ok(axum::Json(hooks::refuse(host, &e).body())),
+    };
+    let mut decisions = Vec::with_capacity(call.requests().len());
+    for request in call.requests() {
+        match service.decide(&caller, request).await {
+            Ok(d) => decisions.push(d),
+            Err(e) => {
+                let why = ApiError::from(e).to_string();
+                return Ok(axum::Json(call.refuse(&why).body()));
+            }
+        }
+    }
+    Ok(axum::Json(call.answer(&decisions).body()))
 }
 
 async fn health() -> axum::Json<Health> {

@@ -32,6 +32,8 @@ pub mod breaker;
 pub mod config;
 #[cfg(feature = "events")]
 pub mod events;
+#[cfg(feature = "hooks")]
+pub mod hooks;
 #[cfg(feature = "hosted")]
 mod hosted;
 #[cfg(feature = "http")]

@@ -5,6 +5,8 @@ mod util;
 
 #[path = "transport/events.rs"]
 mod events;
+#[path = "transport/hooks.rs"]
+mod hooks;
 #[path = "transport/hosted.rs"]
 mod hosted;
 #[path = "transport/http.rs"]

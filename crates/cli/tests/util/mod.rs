@@ -83,6 +83,7 @@ pub struct Cmd {
     args: Vec<String>,
     stdin: Option<Vec<u8>>,
     stdout: Option<File>,
+    env: Vec<(String, String)>,
 }
 
 /// `palisade ARGS...`, with no stdin unless [`Cmd::stdin`] gives one.
@@ -91,6 +92,7 @@ pub fn palisade<S: AsRef<str>>(args: &[S]) -> Cmd {
         args: args.iter().map(|a| a.as_ref().to_owned()).collect(),
         stdin: None,
         stdout: None,
+        env: Vec::new(),
     }
 }
 
@@ -98,6 +100,12 @@ impl Cmd {
     /// Feeds these bytes on stdin (then closes it).
     pub fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Self {
         self.stdin = Some(bytes.into());
+        self
+    }
+
+    /// Sets an environment variable of the run.
+    pub fn env(mut self, key: &str, value: &str) -> Self {
+        self.env.push((key.to_owned(), value.to_owned()));
         self
     }
 
@@ -115,6 +123,11 @@ impl Cmd {
             .args(&self.args)
             .env_remove("RUST_BACKTRACE")
             .env_remove("RUST_LIB_BACKTRACE")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("GEMINI_PROJECT_DIR")
+            .env_remove("CURSOR_PROJECT_DIR")
+            .env_remove("PALISADE_API_KEY")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(if self.stdin.is_some() {
                 Stdio::piped()
             } else {

@@ -20,7 +20,7 @@ use regex_automata::util::start;
 use regex_automata::{Anchored, Input};
 
 use super::{Field, FieldKind, Hit, build};
-use crate::engine::{Engine, stage_index};
+use crate::engine::Engine;
 use crate::error::RequestError;
 use crate::scan::NO_LABEL;
 use crate::scan::stream::{StreamAutomaton, Target, UNBOUNDED_WINDOW};
@@ -70,10 +70,6 @@ impl Engine {
     /// Starts scanning a streamed answer. The request gives the context (stage
     /// `output` or `input`, ids, `checks`, options); its `content`, if any, is
     /// the beginning of the text.
-    #[expect(
-        clippy::indexing_slicing,
-        reason = "target and check indices come from the stream automaton built with these tables, one entry per target or check"
-    )]
     pub fn stream(&self, request: &CheckRequest) -> Result<StreamScanner<'_>, RequestError> {
         request.validate().map_err(RequestError::Invalid)?;
         let stage = request.effective_stage();
@@ -86,7 +82,7 @@ impl Engine {
             }]));
         }
         let active = self.active(request, stage)?;
-        let data = &self.stages[stage_index(stage)];
+        let data = self.stage_data(stage)?;
         let automaton = data
             .stream
             .get_or_init(|| StreamAutomaton::build(&data.checks, &self.policy.compiled));

@@ -26,7 +26,7 @@ mod tool_pattern;
 mod workspace;
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use globset::Glob;
 use palisade_protocol::{CheckRequest, Stage};
@@ -82,13 +82,34 @@ pub(crate) enum Text {
     },
     /// A built-in detector.
     Detector {
-        /// Its pattern.
-        pattern: &'static Pattern,
+        /// The patterns of its family, parsed when a stage's automaton
+        /// is first built (reading a policy does not parse them).
+        family: &'static Detectors,
+        /// Its position in the family.
+        index: usize,
         /// Its label in findings and placeholders.
         label: u32,
         /// What confirms a match (a checksum), if anything.
         validate: Option<fn(&str) -> bool>,
     },
+}
+
+/// The patterns of a family of built-in detectors, parsed once per
+/// process, on first use.
+pub(crate) type Detectors = LazyLock<Vec<Result<Pattern, String>>>;
+
+impl Text {
+    /// A detector's pattern (the built-in patterns are tested to parse).
+    pub(crate) fn detector_pattern(
+        family: &'static Detectors,
+        index: usize,
+    ) -> Result<&'static Pattern, String> {
+        match family.get(index) {
+            Some(Ok(p)) => Ok(p),
+            Some(Err(e)) => Err(format!("built-in detector {index}: {e}")),
+            None => Err(format!("built-in detector {index} does not exist")),
+        }
+    }
 }
 
 /// A check that tests the request as a whole rather than its strings.
@@ -253,30 +274,19 @@ fn unknown() -> (Value, bool) {
 /// The text pieces of the built-in detectors `wanted` names (all of them
 /// when it is empty); `parsed` holds their patterns, in `all`'s order.
 fn detectors(
-    r: &mut Reader,
-    ptr: &str,
     kind: crate::detect::Kind,
     all: &'static [crate::detect::Detector],
-    parsed: &'static [Result<Pattern, String>],
+    family: &'static Detectors,
     wanted: &[String],
-) -> Option<Arc<[Text]>> {
-    let mut texts = Vec::new();
-    let mut ok = true;
-    for (i, (detector, hir)) in all.iter().zip(parsed).enumerate() {
-        if !wanted.is_empty() && !wanted.iter().any(|w| w == detector.id) {
-            continue;
-        }
-        match hir {
-            Ok(pattern) => texts.push(Text::Detector {
-                pattern,
-                label: crate::detect::label(kind, i),
-                validate: detector.validate,
-            }),
-            Err(e) => {
-                ok = false;
-                r.err(ptr, format!("built-in detector `{}`: {e}", detector.id));
-            }
-        }
-    }
-    ok.then(|| texts.into())
+) -> Arc<[Text]> {
+    all.iter()
+        .enumerate()
+        .filter(|(_, d)| wanted.is_empty() || wanted.iter().any(|w| w == d.id))
+        .map(|(index, detector)| Text::Detector {
+            family,
+            index,
+            label: crate::detect::label(kind, index),
+            validate: detector.validate,
+        })
+        .collect()
 }

@@ -115,10 +115,17 @@ impl StreamAutomaton {
                         });
                     }
                     Text::Detector {
-                        pattern,
+                        family,
+                        index,
                         label,
                         validate,
-                    } => add_regex(pattern, c, false, *validate, *label),
+                    } => add_regex(
+                        Text::detector_pattern(family, *index)?,
+                        c,
+                        false,
+                        *validate,
+                        *label,
+                    ),
                 }
             }
         }

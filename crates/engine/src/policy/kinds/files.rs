@@ -339,11 +339,15 @@ impl FileCheck {
                 return Vec::new();
             }
         }
-        let Some(args) = tool.arguments.as_ref().filter(|a| a.is_object()) else {
+        let base = "/tool/arguments";
+        let Some(args) = tool.arguments.as_ref() else {
             return Vec::new();
         };
+        let mut out = patch_targets(args, base);
+        if !args.is_object() {
+            return out;
+        }
         let ops = operation_of_tool(&tool.name);
-        let base = "/tool/arguments";
         let mut found: Vec<(String, &Value)> = Vec::new();
         if self.arguments.is_empty() {
             found = arguments::members(args, base, &|name, _| arguments::is_path_name(name));
@@ -364,7 +368,6 @@ impl FileCheck {
                 }
             }
         }
-        let mut out = Vec::new();
         for (ptr, v) in found {
             match v {
                 Value::String(s) => out.push(Touched {
@@ -392,6 +395,79 @@ impl FileCheck {
         }
         out
     }
+}
+
+/// The marker that opens a patch in the format of Codex's `apply_patch`.
+const PATCH_BEGIN: &str = "*** Begin Patch";
+
+/// The files a patch in any string of the arguments touches (the format of
+/// Codex's `apply_patch`, also inside a shell line's here-document): `Add
+/// File` and `Update File` write, `Delete File` deletes, `Move to` writes
+/// its destination and deletes the source.
+fn patch_targets(args: &Value, base: &str) -> Vec<Touched> {
+    let mut out = Vec::new();
+    let mut stack: Vec<(String, &Value)> = vec![(base.to_owned(), args)];
+    while let Some((ptr, v)) = stack.pop() {
+        match v {
+            Value::String(s) if s.contains(PATCH_BEGIN) => {
+                for (path, ops) in patch_files(s) {
+                    out.push(Touched {
+                        pointer: ptr.clone(),
+                        text: path,
+                        ops,
+                        shell: None,
+                    });
+                }
+            }
+            Value::Object(map) if stack.len() < 1024 => {
+                for (k, child) in map {
+                    let mut p = ptr.clone();
+                    pointer::push(&mut p, k);
+                    stack.push((p, child));
+                }
+            }
+            Value::Array(items) if stack.len() < 1024 => {
+                for (i, child) in items.iter().enumerate() {
+                    let mut p = ptr.clone();
+                    pointer::push_index(&mut p, i);
+                    stack.push((p, child));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The files of a patch's text and what is done to them.
+fn patch_files(text: &str) -> Vec<(String, OperationSet)> {
+    let mut out: Vec<(String, OperationSet)> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        let Some(rest) = line.strip_prefix("*** ") else {
+            continue;
+        };
+        let (op, path) = if let Some(p) = rest.strip_prefix("Add File:") {
+            (OperationSet::WRITE, p)
+        } else if let Some(p) = rest.strip_prefix("Update File:") {
+            (OperationSet::WRITE, p)
+        } else if let Some(p) = rest.strip_prefix("Delete File:") {
+            (OperationSet::DELETE, p)
+        } else if let Some(p) = rest.strip_prefix("Move to:") {
+            // The file updated just before is moved: it goes away.
+            if let Some(last) = out.last_mut() {
+                last.1 = last.1.union(OperationSet::DELETE);
+            }
+            (OperationSet::WRITE, p)
+        } else {
+            continue;
+        };
+        let path = path.trim();
+        if !path.is_empty() {
+            out.push((path.to_owned(), op));
+        }
+    }
+    out
 }
 
 /// The file targets of an action (a `process` or `network` resource has

@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
-use super::{Form, detectors, names, unknown};
+use super::{Detectors, Form, detectors, names, unknown};
 use crate::detect::{Kind, PII};
 use crate::pattern::Pattern;
 use crate::policy::CheckKind;
@@ -13,7 +13,7 @@ use crate::policy::read::Reader;
 pub(super) const MESSAGE: &str = "contains personal data";
 
 /// The detectors' patterns, parsed once per process.
-static PARSED: LazyLock<Vec<Result<Pattern, String>>> = LazyLock::new(|| {
+static PARSED: Detectors = LazyLock::new(|| {
     PII.iter()
         .map(|d| crate::pattern::parse(d.pattern).and_then(Pattern::new))
         .collect()
@@ -33,7 +33,7 @@ pub(super) fn read(
 ) -> Option<(CheckKind, Form)> {
     let wanted = r.optional_entries(obj, ptr, "entities");
     r.known_names(obj, ptr, "entities", &wanted, &entities(), "entity");
-    let texts = detectors(r, ptr, Kind::Pii, PII, &PARSED, &wanted)?;
+    let texts = detectors(Kind::Pii, PII, &PARSED, &wanted);
     Some((CheckKind::Pii { entities: wanted }, Form::Text(texts)))
 }
 

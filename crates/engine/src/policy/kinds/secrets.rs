@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
-use super::{Form, detectors, names, unknown};
+use super::{Detectors, Form, detectors, names, unknown};
 use crate::detect::{Kind, SECRETS};
 use crate::pattern::Pattern;
 use crate::policy::CheckKind;
@@ -13,7 +13,7 @@ use crate::policy::read::Reader;
 pub(super) const MESSAGE: &str = "contains a credential";
 
 /// The detectors' patterns, parsed once per process.
-static PARSED: LazyLock<Vec<Result<Pattern, String>>> = LazyLock::new(|| {
+static PARSED: Detectors = LazyLock::new(|| {
     SECRETS
         .iter()
         .map(|d| crate::pattern::parse(d.pattern).and_then(Pattern::new))
@@ -31,7 +31,7 @@ pub(super) fn read(
 ) -> Option<(CheckKind, Form)> {
     let wanted = r.optional_entries(obj, ptr, "detectors");
     r.known_names(obj, ptr, "detectors", &wanted, &ids(), "detector");
-    let texts = detectors(r, ptr, Kind::Secret, SECRETS, &PARSED, &wanted)?;
+    let texts = detectors(Kind::Secret, SECRETS, &PARSED, &wanted);
     Some((CheckKind::Secrets { detectors: wanted }, Form::Text(texts)))
 }
 

@@ -1,0 +1,378 @@
+//! `palisade hook HOST` as the coding agents run it (SPEC §10): a child
+//! process fed one payload on stdin, judged by its stdout and exit code.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test code"
+)]
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::util::{TempDir, arg, data_json, palisade};
+
+const HOME: &str = "/home/dev";
+
+/// `palisade hook HOST EXTRA...` on `payload`, with HOME set.
+fn hook(host: &str, extra: &[&str], payload: impl Into<Vec<u8>>) -> crate::util::Run {
+    let mut args = vec!["hook", host];
+    args.extend_from_slice(extra);
+    palisade(&args).env("HOME", HOME).stdin(payload).run()
+}
+
+/// The answer's JSON (one line), or `None` when stdout is empty.
+fn answer(run: &crate::util::Run) -> Option<Value> {
+    let text = run.stdout_text();
+    if text.is_empty() {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "one line of JSON: {text}");
+    Some(serde_json::from_str(lines[0]).unwrap_or_else(|e| panic!("JSON ({e}): {text}")))
+}
+
+#[test]
+fn every_host_answers_its_payloads_in_its_own_format() {
+    let cases = data_json("hooks/cases.json");
+    let cases = cases["cases"].as_array().unwrap();
+    assert!(cases.len() >= 40);
+    let mut failures = Vec::new();
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let host = case["host"].as_str().unwrap();
+        let run = hook(host, &[], case["payload"].to_string());
+        if run.code != 0 {
+            failures.push(format!("{name}: exit {} ({})", run.code, run.stderr));
+            continue;
+        }
+        let got = answer(&run);
+        if case["silent"] == json!(true) {
+            if let Some(got) = got {
+                failures.push(format!("{name}: expected no answer, got {got}"));
+            }
+            continue;
+        }
+        let Some(got) = got else {
+            failures.push(format!("{name}: expected an answer, got none"));
+            continue;
+        };
+        for (pointer, want) in case["expect"].as_object().unwrap() {
+            if got.pointer(pointer) != Some(want) {
+                failures.push(format!("{name}: {pointer} should be {want}, got {got}"));
+            }
+        }
+        if let Some(reason) = case["reason"].as_str() {
+            let text = got.pointer(reason).and_then(Value::as_str).unwrap_or("");
+            for needle in case["says"].as_array().unwrap() {
+                if !text.contains(needle.as_str().unwrap()) {
+                    failures.push(format!("{name}: the reason should say {needle}: {text:?}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A payload that cannot be read is refused with exit code 2 (which every
+/// host reads as "block") and a reason on stderr, never a crash.
+#[test]
+fn unreadable_payloads_are_refused_with_exit_code_2() {
+    let pre = |extra: Value| {
+        let mut p =
+            json!({"session_id": "s", "cwd": "/home/dev/app", "hook_event_name": "PreToolUse"});
+        for (k, v) in extra.as_object().unwrap() {
+            p[k] = v.clone();
+        }
+        p.to_string()
+    };
+    let full =
+        pre(json!({"tool_name": "Read", "tool_input": {"file_path": "/home/dev/app/README.md"}}));
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("empty", Vec::new(), "empty"),
+        ("whitespace", b" \n".to_vec(), "empty"),
+        ("not JSON", b"hello".to_vec(), "not valid JSON"),
+        ("truncated", full.as_bytes()[..full.len() / 2].to_vec(), "not valid JSON"),
+        ("an array", b"[]".to_vec(), "JSON object"),
+        ("not UTF-8", vec![b'{', 0xff, b'}'], "UTF-8"),
+        ("no event", br#"{"tool_name": "Bash"}"#.to_vec(), "`hook_event_name` is missing"),
+        ("event not a string", br#"{"hook_event_name": 7}"#.to_vec(), "`hook_event_name` must be a string"),
+        ("no tool", pre(json!({"tool_input": {}})).into_bytes(), "`tool_name` is missing"),
+        ("empty tool", pre(json!({"tool_name": ""})).into_bytes(), "`tool_name` must not be empty"),
+        ("input a number", pre(json!({"tool_name": "Bash", "tool_input": 5})).into_bytes(), "`tool_input` must be an object"),
+        ("cwd an object", pre(json!({"tool_name": "Bash", "cwd": {}})).into_bytes(), "`cwd` must be a string"),
+        (
+            "repeated key",
+            br#"{"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "README.md", "file_path": ".env"}}"#.to_vec(),
+            "file_path",
+        ),
+    ];
+    for (what, payload, says) in cases {
+        for host in ["claude-code", "codex"] {
+            let run = hook(host, &[], payload.clone());
+            assert_eq!(run.code, 2, "{host} {what}: {}", run.stderr);
+            assert!(run.stderr.contains(says), "{host} {what}: {}", run.stderr);
+            assert!(
+                run.stderr.contains("refused"),
+                "{host} {what}: {}",
+                run.stderr
+            );
+            let out = answer(&run).unwrap();
+            assert_eq!(out["decision"], "block", "{host} {what}");
+        }
+    }
+    // Every host's own deny shape, and exit code 2.
+    for (host, pointer, value) in [
+        ("gemini-cli", "/decision", "block"),
+        ("cursor", "/permission", "deny"),
+        ("copilot-cli", "/permissionDecision", "deny"),
+    ] {
+        let run = hook(host, &[], "{");
+        assert_eq!(run.code, 2, "{host}");
+        assert_eq!(
+            answer(&run).unwrap().pointer(pointer),
+            Some(&json!(value)),
+            "{host}"
+        );
+    }
+    // Cursor's and Copilot's string-held arguments are read strictly too.
+    let run = hook(
+        "copilot-cli",
+        &[],
+        json!({"toolName": "bash", "toolArgs": "{\"command\": "}).to_string(),
+    );
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("`toolArgs`"), "{}", run.stderr);
+}
+
+#[test]
+fn an_unknown_host_is_a_usage_error() {
+    let run = palisade(&["hook", "vim"]).stdin("{}").run();
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("unknown host `vim`"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("claude-code, codex, gemini-cli, cursor, copilot-cli")
+    );
+    let run = palisade(&["hook"]).stdin("{}").run();
+    assert_eq!(run.code, 2);
+}
+
+/// Large inputs are read whole (a file written by the agent); past the
+/// limit the call is refused, not cut.
+#[test]
+fn huge_payloads_are_read_or_refused_whole() {
+    let big = "x".repeat(8 * 1024 * 1024);
+    let payload = json!({"session_id": "s", "cwd": "/home/dev/app", "hook_event_name": "PreToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": "/home/dev/app/big.txt", "content": big}});
+    let run = hook("claude-code", &[], payload.to_string());
+    assert_eq!((run.code, run.stdout_text()), (0, ""), "{}", run.stderr);
+    // The secret at the end of a big output is still found.
+    let mut output = "line\n".repeat(1_000_000);
+    output.push_str("aws_access_key_id = AKIAZ7QK3M9XWTR2PLNB\n");
+    let payload = json!({"session_id": "s", "cwd": "/home/dev/app", "hook_event_name": "PostToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "cat log"}, "tool_response": {"stdout": output}});
+    let run = hook("claude-code", &[], payload.to_string());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(answer(&run).unwrap()["decision"], "block");
+    let over = vec![b' '; 33 * 1024 * 1024];
+    let run = hook("claude-code", &[], over);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("at most"), "{}", run.stderr);
+}
+
+/// When Palisade itself fails (a broken policy, a service that does not
+/// answer), the call is denied with the reason, in the host's format.
+#[test]
+fn failures_inside_palisade_deny_with_a_reason() {
+    let dir = TempDir::new("hook_failures");
+    let payload =
+        json!({"session_id": "s", "cwd": "/home/dev/app", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}})
+        .to_string();
+    let broken = dir.write("broken.yaml", "checks:\n  - id: x\n    type: nope\n");
+    let run = hook("claude-code", &["--policy", arg(&broken)], payload.clone());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = answer(&run).unwrap();
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+    let why = out["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(
+        why.contains("could not check") && why.contains("broken.yaml"),
+        "{why}"
+    );
+
+    let missing = dir.path().join("missing.yaml");
+    let run = hook(
+        "gemini-cli",
+        &["--policy", arg(&missing)],
+        json!({"hook_event_name": "BeforeTool",
+        "cwd": "/home/dev/app", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}})
+        .to_string(),
+    );
+    assert_eq!(answer(&run).unwrap()["decision"], "deny");
+
+    // Nothing listens on this port: the service cannot be asked.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let run = hook(
+        "codex",
+        &["--server", &format!("http://127.0.0.1:{port}")],
+        payload.clone(),
+    );
+    let out = answer(&run).unwrap();
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out}"
+    );
+    assert!(out.to_string().contains("did not answer"), "{out}");
+
+    // Events with nothing to check do not need the policy at all.
+    let run = hook(
+        "claude-code",
+        &["--policy", arg(&broken)],
+        json!({"hook_event_name": "Stop", "session_id": "s"}).to_string(),
+    );
+    assert_eq!((run.code, run.stdout_text()), (0, ""));
+}
+
+/// A host that never closes stdin (or a service that never answers) gets a
+/// deny before its own timeout, which would let the call through.
+#[test]
+fn a_decision_that_takes_too_long_is_a_deny() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_palisade"))
+        .args(["hook", "claude-code", "--timeout-ms", "300"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let status = wait(&mut child, Duration::from_secs(10));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(status, 2);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(err.contains("no decision within 300 ms"), "{err}");
+}
+
+fn wait(child: &mut Child, limit: Duration) -> i32 {
+    let started = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s.code().expect("exited");
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("the hook did not finish in {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// `--server`: the decisions come from a running service, with its API key
+/// from the environment; the service's answer and audit are the ones used.
+#[test]
+fn a_running_service_decides_for_the_hook() {
+    let dir = TempDir::new("hook_server");
+    let config = dir.write(
+        "svc.yaml",
+        "keys:\n  - id: hooks\n    env: HOOK_TEST_KEY\n    tenant: default\n    scopes: [guardrails:check]\naudit: { path: audit.jsonl }\n",
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_palisade"))
+        .args(["serve", "--config", arg(&config), "--listen", "127.0.0.1:0"])
+        .current_dir(dir.path())
+        .env("RUST_LOG", "warn")
+        .env("HOOK_TEST_KEY", "sk-hook-test")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("palisade listening on ")
+        .unwrap()
+        .to_owned();
+    let deny = json!({"session_id": "s", "cwd": "/home/dev/app", "hook_event_name": "PreToolUse",
+        "tool_name": "Read", "tool_input": {"file_path": "/home/dev/app/.env"}})
+    .to_string();
+
+    let without_key = hook("claude-code", &["--server", &addr], deny.clone());
+    let out = answer(&without_key).unwrap();
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(out.to_string().contains("PALISADE_API_KEY"), "{out}");
+
+    let run = palisade(&["hook", "claude-code", "--server", &addr])
+        .env("HOME", HOME)
+        .env("PALISADE_API_KEY", "sk-hook-test")
+        .stdin(deny)
+        .run();
+    let out = answer(&run).unwrap();
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(out.to_string().contains("secret-files"), "{out}");
+
+    let allow = json!({"session_id": "s", "cwd": "/home/dev/app", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let run = palisade(&["hook", "codex", "--server", &addr, "--key-env", "MY_KEY"])
+        .env("MY_KEY", "sk-hook-test")
+        .stdin(allow.to_string())
+        .run();
+    assert_eq!((run.code, run.stdout_text()), (0, ""), "{}", run.stderr);
+
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let _ = child.wait();
+    let audit = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
+    let records: Vec<Value> = audit
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2, "both decided calls are audited: {audit}");
+    assert_eq!(records[0]["agent"], "claude-code", "{audit}");
+    assert_eq!(records[0]["decision"], "block", "{audit}");
+    assert_eq!(records[1]["agent"], "codex", "{audit}");
+}
+
+/// `--config` decides through a guard: the decision is audited.
+#[test]
+fn a_config_audits_each_hook_decision() {
+    let dir = TempDir::new("hook_config");
+    let log = dir.path().join("audit.jsonl");
+    let config = dir.write("svc.yaml", format!("audit: {{ path: {} }}\n", arg(&log)));
+    let payload = json!({"session_id": "s9", "cwd": "/home/dev/app", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "cat ~/.ssh/id_rsa"}});
+    let run = hook(
+        "claude-code",
+        &["--config", arg(&config)],
+        payload.to_string(),
+    );
+    assert_eq!(
+        answer(&run).unwrap()["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    let audit = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(audit.lines().count(), 1, "{audit}");
+    let record: Value = serde_json::from_str(audit.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (record["decision"].as_str(), record["agent"].as_str()),
+        (Some("block"), Some("claude-code"))
+    );
+}

@@ -1,0 +1,155 @@
+//! `POST /v1/hooks/{host}`: a coding agent's hook payload over HTTP (Claude
+//! Code's HTTP hooks), answered in the host's format.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test code"
+)]
+
+use serde_json::{Value, json};
+
+use crate::util::start;
+
+async fn post(
+    server: &crate::util::Server,
+    host: &str,
+    body: impl Into<reqwest::Body>,
+    key: Option<&str>,
+) -> (u16, Value) {
+    let mut r = server
+        .client
+        .post(format!("{}/v1/hooks/{host}", server.url))
+        .header("content-type", "application/json")
+        .body(body);
+    if let Some(key) = key {
+        r = r.bearer_auth(key);
+    }
+    let response = r.send().await.unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}")),
+    )
+}
+
+fn pre_tool(tool: &str, input: Value) -> String {
+    json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "/srv/app",
+        "permission_mode": "default", "hook_event_name": "PreToolUse",
+        "tool_name": tool, "tool_input": input, "tool_use_id": "toolu_01"})
+    .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_code_http_hooks_get_claude_code_answers() {
+    let server = start("", None).await;
+    let (s, r) = post(
+        &server,
+        "claude-code",
+        pre_tool("Read", json!({"file_path": "/srv/app/.env"})),
+        None,
+    )
+    .await;
+    assert_eq!(s, 200);
+    assert_eq!(r["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+    assert_eq!(r["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(
+        r["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("secret-files")
+    );
+
+    // Allowed: an empty object, which the host reads as "no objection".
+    let (s, r) = post(
+        &server,
+        "claude-code",
+        pre_tool("Bash", json!({"command": "cargo build"})),
+        None,
+    )
+    .await;
+    assert_eq!((s, r), (200, json!({})));
+
+    let (s, r) = post(
+        &server,
+        "claude-code",
+        pre_tool("Bash", json!({"command": "rm -rf /srv/app"})),
+        None,
+    )
+    .await;
+    assert_eq!(s, 200);
+    assert_eq!(r["hookSpecificOutput"]["permissionDecision"], "ask");
+
+    let post_tool = json!({"session_id": "s1", "cwd": "/srv/app", "hook_event_name": "PostToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "cat creds"},
+        "tool_response": {"stdout": "AKIAZ7QK3M9XWTR2PLNB", "stderr": ""}});
+    let (_, r) = post(&server, "claude-code", post_tool.to_string(), None).await;
+    assert_eq!(r["decision"], "block");
+    assert!(
+        r["hookSpecificOutput"]["updatedToolOutput"]
+            .as_str()
+            .unwrap()
+            .contains("withheld")
+    );
+
+    // Other hosts' formats over the same route.
+    let gemini = json!({"session_id": "g", "cwd": "/srv/app", "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command", "tool_input": {"command": "cat ~/.ssh/id_rsa"}});
+    let (_, r) = post(&server, "gemini-cli", gemini.to_string(), None).await;
+    assert_eq!(r["decision"], "deny", "{r}");
+}
+
+/// A payload the service cannot read is still answered with a deny and
+/// status 200: hosts let the call through on any other status.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unreadable_payloads_are_denied_not_failed() {
+    let server = start("", None).await;
+    for body in [
+        "",
+        "{",
+        "[]",
+        r#"{"hook_event_name": "PreToolUse"}"#,
+        r#"{"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_name": "Bash"}"#,
+    ] {
+        let (s, r) = post(&server, "claude-code", body.to_owned(), None).await;
+        assert_eq!(s, 200, "{body}");
+        assert_eq!(r["decision"], "block", "{body}: {r}");
+        assert!(r["reason"].as_str().unwrap().contains("refused"), "{r}");
+    }
+    let (s, r) = post(&server, "emacs", "{}", None).await;
+    assert_eq!(s, 404);
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("claude-code, codex"),
+        "{r}"
+    );
+}
+
+/// The route takes the same keys as `/v1/check`, and its decisions are
+/// audited like any other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hooks_need_a_key_when_the_service_has_keys_and_are_audited() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("audit.jsonl");
+    let config = format!(
+        "keys:\n  - id: k\n    sha256: {}\n    tenant: default\n    scopes: [guardrails:check]\naudit: {{ path: {} }}\n",
+        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"hook-key")),
+        log.display()
+    );
+    let server = start(&config, None).await;
+    let body = pre_tool("Read", json!({"file_path": "/srv/app/id_rsa"}));
+    let (s, _) = post(&server, "claude-code", body.clone(), None).await;
+    assert_eq!(s, 401);
+    let (s, r) = post(&server, "claude-code", body, Some("hook-key")).await;
+    assert_eq!(s, 200);
+    assert_eq!(r["hookSpecificOutput"]["permissionDecision"], "deny");
+    let audit = std::fs::read_to_string(&log).unwrap();
+    let record: Value = serde_json::from_str(audit.lines().next().unwrap()).unwrap();
+    assert_eq!(record["decision"], "block");
+    assert_eq!(record["agent"], "claude-code");
+    assert_eq!(record["requestId"], "toolu_01");
+}
