@@ -41,6 +41,7 @@ pub(super) fn read(host: Host, p: &Payload<'_>) -> Result<HookCall, HookError> {
                     .or_else(|| p.get("tool_output"))
                     .cloned()
                     .unwrap_or(Value::Null);
+                original = Some(output.clone());
                 if let Some(tool) = r.tool.as_mut() {
                     tool.output = Some(output);
                 }
@@ -113,10 +114,8 @@ pub(super) fn answer(call: &HookCall, verdict: &Verdict) -> Answer {
             Verdict::Ask(why) | Verdict::Deny(why) => {
                 let mut out = json!({"decision": "block", "reason": why});
                 if !codex {
-                    out["hookSpecificOutput"] = json!({
-                        "hookEventName": "PostToolUse",
-                        "updatedToolOutput": format!("This tool output was withheld. {why}"),
-                    });
+                    let text = format!("This tool output was withheld. {why}");
+                    out["hookSpecificOutput"] = updated_output(call, &withheld(call, &text));
                 }
                 Answer::json(out)
             }
@@ -133,10 +132,11 @@ pub(super) fn answer(call: &HookCall, verdict: &Verdict) -> Answer {
                     };
                     return Answer::json(json!({"decision": "block", "reason": text}));
                 }
-                let mut out = json!({"hookSpecificOutput": {
-                    "hookEventName": "PostToolUse",
-                    "updatedToolOutput": value,
-                }});
+                let value = match (withheld, value) {
+                    (true, Value::String(text)) => self::withheld(call, text),
+                    _ => value.clone(),
+                };
+                let mut out = json!({ "hookSpecificOutput": updated_output(call, &value) });
                 if *withheld {
                     out["decision"] = json!("block");
                     out["reason"] = json!(why);
@@ -155,5 +155,57 @@ pub(super) fn answer(call: &HookCall, verdict: &Verdict) -> Answer {
             })),
         },
         Moment::ReadFile | Moment::ModelOutput | Moment::Other => Answer::silent(),
+    }
+}
+
+/// `hookSpecificOutput` replacing a tool's output (for an MCP tool also
+/// under the name older Claude Code versions read).
+fn updated_output(call: &HookCall, value: &Value) -> Value {
+    let mut out = json!({"hookEventName": "PostToolUse", "updatedToolOutput": value});
+    let mcp = call
+        .requests
+        .first()
+        .and_then(|r| r.tool.as_ref())
+        .is_some_and(|t| t.name.starts_with("mcp__"));
+    if mcp {
+        out["updatedMCPToolOutput"] = value.clone();
+    }
+    out
+}
+
+/// Members of a tool's output that describe it rather than hold what it
+/// returned (Claude Code reads a replacement only in the tool's own shape).
+const STRUCTURAL: &[&str] = &["type", "filePath", "file_path", "path", "mode", "kind", "status"];
+
+/// The tool's output in its own shape, every text it returned replaced by
+/// `text` (a string output is `text` itself).
+fn withheld(call: &HookCall, text: &str) -> Value {
+    fn replace(v: &mut Value, text: &str, depth: usize) {
+        match v {
+            Value::String(s) if !s.is_empty() => *s = text.to_owned(),
+            // Deeper than this, the whole part goes.
+            Value::Object(_) | Value::Array(_) if depth >= 64 => *v = Value::String(text.to_owned()),
+            Value::Object(map) if depth < 64 => {
+                for (k, child) in map.iter_mut() {
+                    if !(child.is_string() && STRUCTURAL.contains(&k.as_str())) {
+                        replace(child, text, depth + 1);
+                    }
+                }
+            }
+            Value::Array(items) if depth < 64 => {
+                for child in items {
+                    replace(child, text, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    match &call.original {
+        Some(original @ (Value::Object(_) | Value::Array(_))) => {
+            let mut out = original.clone();
+            replace(&mut out, text, 0);
+            out
+        }
+        _ => Value::String(text.to_owned()),
     }
 }
