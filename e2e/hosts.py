@@ -103,11 +103,17 @@ class Service:
         self.proc.wait()
 
 
-def hook_command(host, policy):
-    cmd = f"{PALISADE} hook {host}"
+def install(host, scope, cwd, env, policy=None, server=None):
+    """`palisade hooks install HOST`: the hosts run with the configuration
+    Palisade writes, as a user's would."""
+    argv = [PALISADE, "hooks", "install", host, "--scope", scope]
     if policy:
-        cmd += f" --policy {policy}"
-    return cmd
+        argv += ["--policy", str(policy)]
+    if server:
+        argv += ["--server", server]
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise Failure(f"hooks install {host} failed: {done.stdout} {done.stderr}")
 
 
 class ClaudeCode:
@@ -128,12 +134,6 @@ class ClaudeCode:
     def run(self, root, work, port, policy=None, http=None):
         config = root / "config"
         config.mkdir()
-        if http:
-            handler = {"type": "http", "url": f"{http}/v1/hooks/claude-code", "timeout": 10}
-        else:
-            handler = {"type": "command", "command": hook_command(self.name, policy), "timeout": 10}
-        hooks = {event: [{"matcher": "*", "hooks": [handler]}] for event in ("PreToolUse", "PostToolUse")}
-        (config / "settings.json").write_text(json.dumps({"hooks": hooks}))
         env = {
             **os.environ,
             "HOME": str(root),
@@ -143,6 +143,7 @@ class ClaudeCode:
             "DISABLE_AUTOUPDATER": "1",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
         }
+        install(self.name, "project", work, env, policy=policy, server=http)
         argv = [self.bin, "-p", "do the task", "--output-format", "json", "--allowedTools", "Bash Read Write Edit"]
         return subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=120)
 
@@ -169,12 +170,9 @@ class Codex:
             'model = "gpt-5"\nmodel_provider = "fake"\n'
             "[model_providers.fake]\n"
             f'name = "fake"\nbase_url = "http://127.0.0.1:{port}/v1"\nwire_api = "responses"\nenv_key = "FAKE_KEY"\n'
-            "[features]\nhooks = true\n"
         )
-        handler = {"type": "command", "command": hook_command(self.name, policy), "timeout": 10}
-        hooks = {event: [{"matcher": "*", "hooks": [handler]}] for event in ("PreToolUse", "PostToolUse")}
-        (home / "hooks.json").write_text(json.dumps({"hooks": hooks}))
         env = {**os.environ, "HOME": str(root), "CODEX_HOME": str(home), "FAKE_KEY": "x"}
+        install(self.name, "user", work, env, policy=policy)
         argv = [
             self.bin, "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
             "--sandbox", "danger-full-access", "do the task",
@@ -204,10 +202,7 @@ class Gemini:
     def run(self, root, work, port, policy=None, http=None):
         settings = root / ".gemini"
         settings.mkdir()
-        handler = {"type": "command", "command": hook_command(self.name, policy), "timeout": 10000}
-        hooks = {event: [{"matcher": ".*", "hooks": [handler]}] for event in ("BeforeTool", "AfterTool")}
         (settings / "settings.json").write_text(json.dumps({
-            "hooks": hooks,
             "security": {"folderTrust": {"enabled": False}, "auth": {"selectedType": "gemini-api-key"}},
             "privacy": {"usageStatisticsEnabled": False},
         }))
@@ -217,6 +212,7 @@ class Gemini:
             "GEMINI_API_KEY": "x",
             "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{port}",
         }
+        install(self.name, "user", work, env, policy=policy)
         argv = ["node", self.js, "-p", "do the task", "--output-format", "json", "--yolo", "-m", "gemini-2.5-pro"]
         return subprocess.run(
             argv, cwd=work, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL

@@ -2,8 +2,10 @@
 
 mod audit;
 mod check;
+mod doctor;
 mod guarded;
 mod hook;
+mod install;
 mod jsonl;
 mod serve;
 mod validate;
@@ -33,6 +35,13 @@ enum Command {
     Check(CheckArgs),
     /// Answer one coding agent's hook call: the host's payload on stdin, its answer on stdout.
     Hook(HookArgs),
+    /// Install or remove Palisade's hooks in a coding agent's configuration.
+    Hooks {
+        #[command(subcommand)]
+        command: HooksCommand,
+    },
+    /// Tell, per coding agent, whether Palisade's hooks are configured, trusted and answering.
+    Doctor,
     /// Validate policy files; print every error with its JSON pointer.
     Validate {
         /// Policy files (`.json`, `.yaml`, `.yml`).
@@ -58,6 +67,33 @@ enum AuditCommand {
         /// The JSON-lines audit log.
         file: PathBuf,
     },
+}
+
+#[derive(Subcommand, Debug)]
+enum HooksCommand {
+    /// Add Palisade's hooks to the host's configuration (merging; printing what changed).
+    Install(HooksArgs),
+    /// Remove Palisade's hooks from the host's configuration, leaving the rest.
+    Uninstall(HooksArgs),
+}
+
+/// Arguments of `palisade hooks install|uninstall`.
+#[derive(Args, Debug)]
+pub(crate) struct HooksArgs {
+    /// The host: claude-code, codex, gemini-cli, cursor or copilot-cli.
+    pub(crate) host: String,
+    /// `user` (the host's configuration in your home) or `project` (this directory's).
+    #[arg(long, value_name = "SCOPE", default_value = "user")]
+    pub(crate) scope: String,
+    /// Have the hooks ask a running service (`palisade serve`) at URL.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["policy", "config"])]
+    pub(crate) server: Option<String>,
+    /// The policy the hooks use (else the embedded default policy).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) policy: Option<PathBuf>,
+    /// The service config the hooks use (async checks, audit log).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -167,6 +203,13 @@ fn main() -> ExitCode {
         Command::Mcp(args) => serve::mcp(&args),
         Command::Check(args) => run_check(&args),
         Command::Hook(args) => Ok(hook::run(&args)),
+        Command::Hooks {
+            command: HooksCommand::Install(args),
+        } => install::install(&args),
+        Command::Hooks {
+            command: HooksCommand::Uninstall(args),
+        } => install::uninstall(&args),
+        Command::Doctor => doctor::run(),
         Command::Validate { files } => validate::run(&files),
         Command::Policy {
             command: PolicyCommand::Default,

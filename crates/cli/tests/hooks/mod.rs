@@ -376,3 +376,163 @@ fn a_config_audits_each_hook_decision() {
         (Some("block"), Some("claude-code"))
     );
 }
+
+/// `hooks install` merges with the host's configuration, is idempotent,
+/// never touches a file it cannot read, and `uninstall` leaves the rest.
+#[test]
+fn install_merges_and_uninstall_leaves_the_rest() {
+    let dir = TempDir::new("hooks_install");
+    let project = dir.path().join("proj");
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    let theirs = json!({"permissions": {"allow": ["Bash(ls:*)"]},
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "my-linter"}]}]}});
+    let settings = project.join(".claude/settings.json");
+    std::fs::write(&settings, theirs.to_string()).unwrap();
+    let home = arg(dir.path()).to_owned();
+    let in_project = |args: &[&str]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_palisade"));
+        cmd.args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("CLAUDE_CONFIG_DIR");
+        let out = cmd.output().unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for round in 0..2 {
+        let (code, out, err) =
+            in_project(&["hooks", "install", "claude-code", "--scope", "project"]);
+        assert_eq!(code, 0, "{err}");
+        let verb = if round == 0 { "added" } else { "updated" };
+        assert!(out.contains(&format!("{verb} PreToolUse")), "{out}");
+        let now: Value =
+            serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+        assert_eq!(now["permissions"], theirs["permissions"]);
+        let pre = now["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(pre.len(), 2, "theirs kept, ours once: {now}");
+        assert_eq!(pre[0], theirs["hooks"]["PreToolUse"][0]);
+        let ours = &pre[1]["hooks"][0];
+        assert!(
+            ours["command"]
+                .as_str()
+                .unwrap()
+                .ends_with("palisade hook claude-code"),
+            "{ours}"
+        );
+        assert_eq!(ours["onFailure"], "block");
+        assert_eq!(now["hooks"]["PostToolUse"][0]["matcher"], "*");
+        assert!(now["hooks"]["UserPromptSubmit"].is_array());
+    }
+    let (code, out, _) = in_project(&["doctor"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("claude-code") && out.contains("answering: yes"),
+        "{out}"
+    );
+
+    let (code, _, _) = in_project(&["hooks", "uninstall", "claude-code", "--scope", "project"]);
+    assert_eq!(code, 0);
+    let after: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(after, theirs, "uninstall leaves exactly what was there");
+    let (code, out, _) = in_project(&["doctor"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("No host has Palisade's hooks"), "{out}");
+
+    // A file that is not JSON is reported and left as it is.
+    std::fs::write(&settings, "{ not json").unwrap();
+    let (code, _, err) = in_project(&["hooks", "install", "claude-code", "--scope", "project"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("not valid JSON") && err.contains("left as it is"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{ not json");
+
+    // Every host's own file and shape.
+    let (code, _, err) = in_project(&["hooks", "install", "cursor", "--scope", "project"]);
+    assert_eq!(code, 0, "{err}");
+    let cursor: Value =
+        serde_json::from_str(&std::fs::read_to_string(project.join(".cursor/hooks.json")).unwrap())
+            .unwrap();
+    assert_eq!(cursor["version"], 1);
+    assert!(
+        cursor["hooks"]["beforeShellExecution"][0]["command"]
+            .as_str()
+            .unwrap()
+            .contains("hook cursor")
+    );
+    let (code, _, _) = in_project(&["hooks", "install", "copilot-cli", "--scope", "project"]);
+    assert_eq!(code, 0);
+    let copilot: Value = serde_json::from_str(
+        &std::fs::read_to_string(project.join(".github/hooks/palisade.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        copilot["hooks"]["preToolUse"][0]["bash"]
+            .as_str()
+            .unwrap()
+            .contains("hook copilot-cli")
+    );
+    let (code, _, err) = in_project(&["hooks", "install", "copilot-cli"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--scope project"), "{err}");
+    let (code, _, _) = in_project(&[
+        "hooks",
+        "install",
+        "gemini-cli",
+        "--server",
+        "http://127.0.0.1:8700",
+    ]);
+    assert_eq!(code, 0);
+    let gemini: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join(".gemini/settings.json")).unwrap(),
+    )
+    .unwrap();
+    let cmd = gemini["hooks"]["BeforeTool"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        cmd.ends_with("hook gemini-cli --server http://127.0.0.1:8700"),
+        "{cmd}"
+    );
+    assert_eq!(
+        gemini["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"],
+        30000
+    );
+    let (code, _, err) = in_project(&["hooks", "install", "vim"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown host `vim`"), "{err}");
+}
+
+/// Claude Code's HTTP hook, installed with `--server`.
+#[test]
+fn install_with_a_server_writes_claude_codes_http_hook() {
+    let dir = TempDir::new("hooks_install_http");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_palisade"))
+        .args([
+            "hooks",
+            "install",
+            "claude-code",
+            "--server",
+            "https://guard.example:8700/",
+        ])
+        .env("CLAUDE_CONFIG_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("settings.json")).unwrap())
+            .unwrap();
+    let h = &settings["hooks"]["PreToolUse"][0]["hooks"][0];
+    assert_eq!(h["type"], "http");
+    assert_eq!(h["url"], "https://guard.example:8700/v1/hooks/claude-code");
+    assert_eq!(h["headers"]["Authorization"], "Bearer $PALISADE_API_KEY");
+    assert_eq!(h["allowedEnvVars"], json!(["PALISADE_API_KEY"]));
+}

@@ -175,7 +175,15 @@ fn updated_output(call: &HookCall, value: &Value) -> Value {
 
 /// Members of a tool's output that describe it rather than hold what it
 /// returned (Claude Code reads a replacement only in the tool's own shape).
-const STRUCTURAL: &[&str] = &["type", "filePath", "file_path", "path", "mode", "kind", "status"];
+const STRUCTURAL: &[&str] = &[
+    "type",
+    "filePath",
+    "file_path",
+    "path",
+    "mode",
+    "kind",
+    "status",
+];
 
 /// The tool's output in its own shape, every text it returned replaced by
 /// `text` (a string output is `text` itself).
@@ -184,7 +192,9 @@ fn withheld(call: &HookCall, text: &str) -> Value {
         match v {
             Value::String(s) if !s.is_empty() => *s = text.to_owned(),
             // Deeper than this, the whole part goes.
-            Value::Object(_) | Value::Array(_) if depth >= 64 => *v = Value::String(text.to_owned()),
+            Value::Object(_) | Value::Array(_) if depth >= 64 => {
+                *v = Value::String(text.to_owned())
+            }
             Value::Object(map) if depth < 64 => {
                 for (k, child) in map.iter_mut() {
                     if !(child.is_string() && STRUCTURAL.contains(&k.as_str())) {

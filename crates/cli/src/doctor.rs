@@ -1,0 +1,232 @@
+//! `palisade doctor`: per host, whether Palisade's hooks are configured
+//! (user and project scope), trusted where the host asks for trust, and
+//! answering: the configured hook is run on a read of a private key, which
+//! it must deny, and timed.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use palisade_transport::hooks::Host;
+use serde_json::{Value, json};
+
+use crate::install::{Scope, is_ours, ours_in, read_config, target};
+
+/// Runs of the probe, of which the median is told.
+const RUNS: usize = 5;
+
+pub(crate) fn run() -> anyhow::Result<u8> {
+    let root = std::env::current_dir().context("cannot read the current directory")?;
+    let mut configured = 0;
+    let mut broken = 0;
+    for &host in Host::ALL {
+        let mut lines = Vec::new();
+        let mut handler = None;
+        for (scope, label) in [(Scope::User, "user"), (Scope::Project, "project")] {
+            let Ok(t) = target(host, scope, &root) else {
+                continue;
+            };
+            let config = match read_config(&t.path) {
+                Ok(c) => c,
+                Err(e) => {
+                    lines.push(format!("  {label}: {e:#}"));
+                    broken += 1;
+                    continue;
+                }
+            };
+            let hooks = config.get("hooks").and_then(Value::as_object);
+            let mut present = Vec::new();
+            let mut missing = Vec::new();
+            for (event, _) in t.events {
+                let entries = hooks
+                    .and_then(|h| h.get(*event))
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
+                if ours_in(entries, host) > 0 {
+                    present.push(*event);
+                    handler = handler.or_else(|| first_handler(entries, host));
+                } else {
+                    missing.push(*event);
+                }
+            }
+            if present.is_empty() {
+                continue;
+            }
+            let mut line = format!("  {label}: {} ({})", t.path.display(), present.join(", "));
+            if !missing.is_empty() {
+                line.push_str(&format!("; not hooked: {}", missing.join(", ")));
+            }
+            lines.push(line);
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        configured += 1;
+        println!("{host}");
+        for l in &lines {
+            println!("{l}");
+        }
+        if host == Host::Codex {
+            println!("  trusted: {}", codex_trust());
+        }
+        match handler.map(|h| probe(host, &h, &root)) {
+            Some(Ok(took)) => println!(
+                "  answering: yes; denies a read of ~/.ssh/id_rsa in {:.1} ms (median of {RUNS})",
+                took.as_secs_f64() * 1000.0
+            ),
+            Some(Err(e)) => {
+                broken += 1;
+                println!("  answering: NO: {e:#}");
+            }
+            None => {}
+        }
+    }
+    if configured == 0 {
+        println!(
+            "No host has Palisade's hooks. Install them with `palisade hooks install HOST` (HOST: {}).",
+            Host::names()
+        );
+        return Ok(1);
+    }
+    Ok(u8::from(broken > 0))
+}
+
+fn first_handler(entries: &[Value], host: Host) -> Option<Value> {
+    entries.iter().find_map(|e| {
+        let hs = e.get("hooks").and_then(Value::as_array);
+        match hs {
+            Some(hs) => hs.iter().find(|h| is_ours(h, host)).cloned(),
+            None => is_ours(e, host).then(|| e.clone()),
+        }
+    })
+}
+
+/// Whether Codex has hook trust recorded (it keeps it under `hooks.state`
+/// in its config; an untrusted hook is skipped without a word).
+fn codex_trust() -> String {
+    let home = std::env::var_os("CODEX_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".codex")));
+    let config = home.map(|h| h.join("config.toml"));
+    let text = config
+        .as_deref()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .unwrap_or_default();
+    if text.contains("hooks.state") && text.contains("trusted_hash") {
+        "Codex has hook trust recorded in config.toml (hooks.state)".to_owned()
+    } else {
+        "no hook trust recorded: Codex skips untrusted hooks; start `codex`, open /hooks and trust Palisade's (or run with --dangerously-bypass-hook-trust)".to_owned()
+    }
+}
+
+/// A pre-tool payload of `host` reading a private key.
+fn payload(host: Host, cwd: &Path) -> Value {
+    let cwd = cwd.to_string_lossy();
+    let key = "~/.ssh/id_rsa";
+    match host {
+        Host::ClaudeCode | Host::Codex => json!({
+            "session_id": "palisade-doctor", "cwd": cwd, "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": format!("cat {key}")},
+        }),
+        Host::GeminiCli => json!({
+            "session_id": "palisade-doctor", "cwd": cwd, "hook_event_name": "BeforeTool",
+            "tool_name": "read_file", "tool_input": {"file_path": key},
+        }),
+        Host::Cursor => json!({
+            "conversation_id": "palisade-doctor", "hook_event_name": "beforeReadFile",
+            "workspace_roots": [cwd], "file_path": key,
+        }),
+        Host::CopilotCli => json!({
+            "timestamp": 0, "cwd": cwd, "toolName": "view", "toolArgs": json!({"path": key}).to_string(),
+        }),
+    }
+}
+
+/// Runs the configured handler on the probe payload; the median time.
+fn probe(host: Host, handler: &Value, cwd: &Path) -> anyhow::Result<Duration> {
+    let body = payload(host, cwd).to_string();
+    let mut times = Vec::with_capacity(RUNS);
+    for _ in 0..RUNS {
+        let started = Instant::now();
+        let (code, out) = match handler.get("url").and_then(Value::as_str) {
+            Some(url) => post(url, &body)?,
+            None => {
+                let cmd = handler
+                    .get("command")
+                    .or_else(|| handler.get("bash"))
+                    .and_then(Value::as_str)
+                    .context("the hook has no command")?;
+                run_command(cmd, &body, cwd)?
+            }
+        };
+        times.push(started.elapsed());
+        let denies = out.contains("deny") || out.contains("block");
+        if !denies {
+            anyhow::bail!(
+                "the hook let a read of ~/.ssh/id_rsa through (exit {code}, output {:?})",
+                out.trim()
+            );
+        }
+    }
+    times.sort();
+    times.get(RUNS / 2).copied().context("no run")
+}
+
+fn run_command(cmd: &str, body: &str, cwd: &Path) -> anyhow::Result<(i32, String)> {
+    let mut child = Command::new("sh")
+        .args(["-c", cmd])
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("cannot run `{cmd}`"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(body.as_bytes())
+            .with_context(|| format!("cannot write to `{cmd}`"))?;
+    }
+    let out = child
+        .wait_with_output()
+        .with_context(|| format!("`{cmd}` did not finish"))?;
+    let code = out.status.code().unwrap_or(-1);
+    if code != 0 && code != 2 {
+        anyhow::bail!(
+            "`{cmd}` exited with {code}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok((code, String::from_utf8_lossy(&out.stdout).into_owned()))
+}
+
+fn post(url: &str, body: &str) -> anyhow::Result<(i32, String)> {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let mut request = reqwest::Client::new()
+            .post(url)
+            .header("content-type", "application/json")
+            .body(body.to_owned())
+            .timeout(Duration::from_secs(10));
+        if let Ok(key) = std::env::var(crate::hook::KEY_ENV) {
+            request = request.bearer_auth(key);
+        }
+        let response = request
+            .send()
+            .await
+            .with_context(|| format!("{url} did not answer"))?;
+        let status = response.status();
+        let text = response.text().await.unwrap_or_default();
+        if !status.is_success() {
+            anyhow::bail!("{url} answered {status}: {text}");
+        }
+        Ok((0, text))
+    })
+}
