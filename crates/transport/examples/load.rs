@@ -12,7 +12,12 @@
 //! ```
 //!
 //! Arguments: the service's address, requests per second, seconds,
-//! connections.
+//! connections, and what to send: `check` (default) or `hook`, a Claude
+//! Code pre-tool hook payload to `POST /v1/hooks/claude-code`:
+//!
+//! ```sh
+//! cargo run --release -p palisade-transport --example load -- 127.0.0.1:8711 1000 10 8 hook
+//! ```
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark tool")]
 
@@ -32,14 +37,25 @@ async fn main() {
         .map_or(10_000, |a| a.parse().expect("requests per second"));
     let secs: u64 = args.next().map_or(10, |a| a.parse().expect("seconds"));
     let connections: usize = args.next().map_or(32, |a| a.parse().expect("connections"));
-    let note = "x".repeat(900);
-    let body = serde_json::json!({
-        "tool": {"name": "bash", "arguments": {"command": "ls -la /srv/app", "note": note}}
-    })
-    .to_string();
+    let hook = args.next().is_some_and(|a| a == "hook");
+    let (path, body) = if hook {
+        let body = serde_json::json!({
+            "session_id": "3f1c", "transcript_path": "/home/dev/.claude/projects/app/3f1c.jsonl",
+            "cwd": "/home/dev/app", "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": "git status && cargo test", "description": "Run tests"},
+            "tool_use_id": "toolu_01ABC"
+        });
+        ("/v1/hooks/claude-code", body.to_string())
+    } else {
+        let note = "x".repeat(900);
+        let body = serde_json::json!({
+            "tool": {"name": "bash", "arguments": {"command": "ls -la /srv/app", "note": note}}
+        });
+        ("/v1/check", body.to_string())
+    };
     let request = Arc::new(
         format!(
-            "POST /v1/check HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+            "POST {path} HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
             body.len()
         )
         .into_bytes(),

@@ -32,13 +32,14 @@ pub fn router(service: Arc<Service>) -> Router {
     let router = router.merge(crate::hosted::routes());
     #[cfg(feature = "mcp")]
     let router = router.merge(crate::mcp::routes());
+    #[cfg(feature = "hooks")]
+    let router = router.route("/v1/hooks/{host}", post(hook));
     router
         .route("/v1/check", post(check))
         .route("/v1/check/stream", post(crate::stream::check_stream))
         .route("/v1/admin/reload", post(reload))
         .route("/v1/audit", get(audit))
         .route("/v1/autogen/evaluate", post(autogen))
-        .route("/v1/hooks/{host}", post(hook))
         .route("/metrics", get(metrics))
         .route("/openapi.json", get(openapi))
         .route("/health", get(health))
@@ -152,6 +153,7 @@ async fn autogen(
 /// host's own format (SPEC §10). A payload that cannot be read, or a
 /// request that cannot be decided, is answered with the host's deny (status
 /// 200, which hosts obey; they let the call through on any other status).
+#[cfg(feature = "hooks")]
 async fn hook(
     State(service): State<Arc<Service>>,
     axum::extract::Path(host): axum::extract::Path<String>,
