@@ -248,7 +248,21 @@ pub fn read(host: Host, payload: &[u8], env: &HookEnv) -> Result<HookCall, HookE
         Host::Cursor => cursor::read(&p),
         Host::CopilotCli => copilot::read(&p),
     };
-    call.map(|mut call| {
+    let mut call = call?;
+    // Another host's event would pass unchecked here: a hook installed for
+    // the wrong host is refused, not silently allowed.
+    if call.moment == Moment::Other
+        && let Some(other) = foreign(host, &call.event)
+    {
+        return Err(HookError {
+            message: format!(
+                "`{}` is an event of {other}, not of {host}; run `palisade hook {other}`",
+                call.event
+            ),
+            event: Some(call.event),
+        });
+    }
+    {
         for r in &mut call.requests {
             r.agent = Some(Agent {
                 name: Some(host.name().to_owned()),
@@ -259,8 +273,48 @@ pub fn read(host: Host, payload: &[u8], env: &HookEnv) -> Result<HookCall, HookE
                 extension_version: Some(env!("CARGO_PKG_VERSION").to_owned()),
             });
         }
-        call
-    })
+    }
+    Ok(call)
+}
+
+/// The host whose checked event `event` is, when it is not `host`'s.
+fn foreign(host: Host, event: &str) -> Option<Host> {
+    const EVENTS: &[(Host, &[&str])] = &[
+        (
+            Host::ClaudeCode,
+            &[
+                "PreToolUse",
+                "PostToolUse",
+                "PermissionRequest",
+                "UserPromptSubmit",
+            ],
+        ),
+        (
+            Host::GeminiCli,
+            &["BeforeTool", "AfterTool", "BeforeAgent", "AfterModel"],
+        ),
+        (
+            Host::Cursor,
+            &[
+                "beforeShellExecution",
+                "beforeMCPExecution",
+                "beforeReadFile",
+                "beforeSubmitPrompt",
+            ],
+        ),
+        (
+            Host::CopilotCli,
+            &["preToolUse", "postToolUse", "userPromptSubmitted"],
+        ),
+    ];
+    EVENTS
+        .iter()
+        .find(|(h, events)| {
+            events.contains(&event)
+                && *h != host
+                && !(host == Host::Codex && *h == Host::ClaudeCode)
+        })
+        .map(|(h, _)| *h)
 }
 
 impl HookCall {

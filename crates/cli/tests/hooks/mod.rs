@@ -139,6 +139,34 @@ fn unreadable_payloads_are_refused_with_exit_code_2() {
             "{host}"
         );
     }
+    // A hook installed for the wrong host refuses instead of letting
+    // another host's events through unchecked.
+    for (host, payload) in [
+        (
+            "gemini-cli",
+            json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
+        ),
+        (
+            "claude-code",
+            json!({"hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": "rm -rf /"}}),
+        ),
+        (
+            "copilot-cli",
+            json!({"hook_event_name": "beforeShellExecution", "command": "rm -rf /"}),
+        ),
+        (
+            "cursor",
+            json!({"hook_event_name": "userPromptSubmitted", "prompt": "x"}),
+        ),
+    ] {
+        let run = hook(host, &[], payload.to_string());
+        assert_eq!(run.code, 2, "{host}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("is an event of"),
+            "{host}: {}",
+            run.stderr
+        );
+    }
     // Cursor's and Copilot's string-held arguments are read strictly too.
     let run = hook(
         "copilot-cli",
