@@ -532,7 +532,7 @@ impl<'a> Payload<'a> {
             Some(Value::String(s)) => Ok(Some(s)),
             Some(other) => Err(HookError::new(format!(
                 "`{key}` must be a string, not {}",
-                kind(other)
+                palisade_engine::json_type(other)
             ))),
         }
     }
@@ -556,7 +556,7 @@ impl<'a> Payload<'a> {
                 Ok(v @ Value::Object(_)) => Ok(v),
                 Ok(other) => Err(HookError::new(format!(
                     "`{key}` must hold a JSON object, not {}",
-                    kind(&other)
+                    palisade_engine::json_type(&other)
                 ))),
                 Err(e) => Err(HookError::new(format!(
                     "`{key}` is a string that is not a JSON object: {e}"
@@ -565,7 +565,7 @@ impl<'a> Payload<'a> {
             Some(v @ Value::Object(_)) => Ok(v.clone()),
             Some(other) => Err(HookError::new(format!(
                 "`{key}` must be an object, not {}",
-                kind(other)
+                palisade_engine::json_type(other)
             ))),
         }
     }
@@ -619,17 +619,6 @@ fn tool_request(
     base.request_id = call_id.filter(|c| !c.is_empty()).map(str::to_owned);
     base.tool = Some(tool);
     base
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

@@ -20,7 +20,13 @@ pub(crate) struct Reader {
     pub(crate) total_entries: usize,
 }
 
-pub(crate) fn json_type(v: &Value) -> &'static str {
+/// What kind of JSON value `v` is, for messages: `null`, `a boolean`,
+/// `a number`, `a string`, `an array` or `an object`.
+///
+/// ```
+/// assert_eq!(palisade_engine::json_type(&serde_json::json!([1])), "an array");
+/// ```
+pub fn json_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
