@@ -171,10 +171,12 @@ class Codex:
             "[model_providers.fake]\n"
             f'name = "fake"\nbase_url = "http://127.0.0.1:{port}/v1"\nwire_api = "responses"\nenv_key = "FAKE_KEY"\n'
         )
-        env = {**os.environ, "HOME": str(root), "CODEX_HOME": str(home), "FAKE_KEY": "x"}
+        env = {**os.environ, "HOME": str(root), "CODEX_HOME": str(home), "FAKE_KEY": "x", "CODEX_BIN": self.bin}
+        # Installing records Codex's trust in the hooks (through Codex's own
+        # app-server): no --dangerously-bypass-hook-trust below.
         install(self.name, "user", work, env, policy=policy)
         argv = [
-            self.bin, "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
+            self.bin, "exec", "--json", "--skip-git-repo-check",
             "--sandbox", "danger-full-access", "do the task",
         ]
         return subprocess.run(

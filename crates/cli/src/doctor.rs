@@ -70,7 +70,7 @@ pub(crate) fn run() -> anyhow::Result<u8> {
             println!("{l}");
         }
         if host == Host::Codex {
-            println!("  trusted: {}", codex_trust());
+            println!("  trusted: {}", crate::codex::status(&root));
         }
         match handler.map(|h| probe(host, &h, &root)) {
             Some(Ok(took)) => println!(
@@ -102,25 +102,6 @@ fn first_handler(entries: &[Value], host: Host) -> Option<Value> {
             None => is_ours(e, host).then(|| e.clone()),
         }
     })
-}
-
-/// Whether Codex has hook trust recorded (it keeps it under `hooks.state`
-/// in its config; an untrusted hook is skipped without a word).
-fn codex_trust() -> String {
-    let home = std::env::var_os("CODEX_HOME")
-        .filter(|v| !v.is_empty())
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".codex")));
-    let config = home.map(|h| h.join("config.toml"));
-    let text = config
-        .as_deref()
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .unwrap_or_default();
-    if text.contains("hooks.state") && text.contains("trusted_hash") {
-        "Codex has hook trust recorded in config.toml (hooks.state)".to_owned()
-    } else {
-        "no hook trust recorded: Codex skips untrusted hooks; start `codex`, open /hooks and trust Palisade's (or run with --dangerously-bypass-hook-trust)".to_owned()
-    }
 }
 
 /// A pre-tool payload of `host` reading a private key.

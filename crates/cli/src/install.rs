@@ -322,9 +322,16 @@ pub(crate) fn install(args: &HooksArgs) -> anyhow::Result<u8> {
         None => println!("  runs: {cmd}"),
     }
     if host == Host::Codex {
-        println!(
-            "  Codex runs only hooks you trust: start `codex`, open /hooks and trust the Palisade hooks (until then they are skipped)."
-        );
+        // Codex skips untrusted hooks silently: trust Palisade's through Codex.
+        match crate::codex::trust(&root) {
+            Ok(0) => println!("  Codex already trusts these hooks"),
+            Ok(n) => println!(
+                "  trusted in Codex ({n} hooks, recorded under hooks.state in its config.toml)"
+            ),
+            Err(e) => println!(
+                "  NOT trusted yet ({e:#}): Codex skips untrusted hooks; start `codex`, open /hooks and trust Palisade's"
+            ),
+        }
     }
     println!("check it with: palisade doctor");
     Ok(0)

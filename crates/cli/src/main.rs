@@ -2,6 +2,7 @@
 
 mod audit;
 mod check;
+mod codex;
 mod doctor;
 mod guarded;
 mod hook;
