@@ -87,12 +87,13 @@ async fn claude_code_http_hooks_get_claude_code_answers() {
         "tool_response": {"stdout": "AKIAZ7QK3M9XWTR2PLNB", "stderr": ""}});
     let (_, r) = post(&server, "claude-code", post_tool.to_string(), None).await;
     assert_eq!(r["decision"], "block");
+    // In the tool's own shape, which is the only one Claude Code reads.
+    let updated = &r["hookSpecificOutput"]["updatedToolOutput"];
     assert!(
-        r["hookSpecificOutput"]["updatedToolOutput"]
-            .as_str()
-            .unwrap()
-            .contains("withheld")
+        updated["stdout"].as_str().unwrap().contains("withheld"),
+        "{r}"
     );
+    assert_eq!(updated["stderr"], "", "{r}");
 
     // Other hosts' formats over the same route.
     let gemini = json!({"session_id": "g", "cwd": "/srv/app", "hook_event_name": "BeforeTool",
