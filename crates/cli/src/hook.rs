@@ -53,16 +53,106 @@ fn decide(host: Host, args: &HookArgs) -> Answer {
     if let Err(e) = std::io::stdin().take(limit).read_to_end(&mut payload) {
         return hooks::refuse(host, &error(format!("cannot read stdin: {e}")));
     }
-    let call = match hooks::read(host, &payload, &HookEnv::from_process(host)) {
+    let mut call = match hooks::read(host, &payload, &HookEnv::from_process(host)) {
         Ok(call) => call,
         Err(e) => return hooks::refuse(host, &e),
     };
     if call.requests().is_empty() {
         return Answer::silent();
     }
+    // A piece of a streamed answer is checked with the end of the answer
+    // so far, which the previous piece's run kept in a file.
+    let stream = call.stream_key().map(|key| tails::path(key));
+    if let Some(Some(path)) = &stream {
+        call.carry(&tails::read(path));
+    }
     match decisions(&call, args) {
-        Ok(decisions) => call.answer(&decisions),
+        Ok(decisions) => {
+            if let (Some(Some(path)), Some(tail)) = (&stream, call.stream_tail(&decisions)) {
+                tails::write(path, &tail);
+            }
+            call.answer(&decisions)
+        }
         Err(why) => call.refuse(&why),
+    }
+}
+
+/// The ends of streamed answers between the runs of a hook: one file per
+/// stream (named by its key, a hash), in a directory only the user can read,
+/// removed after an hour without a piece.
+mod tails {
+    use std::path::{Path, PathBuf};
+    use std::time::{Duration, SystemTime};
+
+    const KEEP: Duration = Duration::from_secs(3600);
+
+    fn dir() -> Option<PathBuf> {
+        let base = std::env::var_os("XDG_RUNTIME_DIR")
+            .filter(|d| !d.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(std::env::temp_dir);
+        let user = std::env::var("USER").unwrap_or_else(|_| "user".to_owned());
+        let dir = base.join(format!("palisade-streams-{user}"));
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(&dir).ok()?;
+        Some(dir)
+    }
+
+    /// The file of the stream `key` (a hex digest), if a directory can be had.
+    pub(super) fn path(key: &str) -> Option<PathBuf> {
+        let key: String = key.chars().filter(char::is_ascii_hexdigit).collect();
+        Some(dir()?.join(format!("{key}.tail")))
+    }
+
+    /// The end of the stream so far ("" when new, unreadable or stale).
+    pub(super) fn read(path: &Path) -> String {
+        let fresh = std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| SystemTime::now().duration_since(t).ok())
+            .is_some_and(|age| age < KEEP);
+        if !fresh {
+            sweep(path.parent());
+            return String::new();
+        }
+        std::fs::read_to_string(path).unwrap_or_default()
+    }
+
+    /// Keeps the end of the stream (a failure only loses the carry-over).
+    pub(super) fn write(path: &Path, tail: &str) {
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let written = options
+            .open(&tmp)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, tail.as_bytes()))
+            .and_then(|()| std::fs::rename(&tmp, path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+
+    /// Removes the files of streams that ended long ago.
+    fn sweep(dir: Option<&Path>) {
+        let Some(entries) = dir.and_then(|d| std::fs::read_dir(d).ok()) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let old = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| SystemTime::now().duration_since(t).ok())
+                .is_some_and(|age| age >= KEEP);
+            if old {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
     }
 }
 

@@ -180,7 +180,67 @@ pub struct HookCall {
     /// What a rewrite replaces: the tool's input (before a tool), the
     /// model's response chunk (Gemini's `AfterModel`).
     original: Option<Value>,
+    /// For a piece of a streamed answer: the key of its stream and the
+    /// text of the stream before it that the request's content starts with
+    /// (see [`HookCall::stream_key`]).
+    stream: Option<Stream>,
 }
+
+/// A piece of a streamed answer and what came before it.
+#[derive(Clone, Debug)]
+struct Stream {
+    key: String,
+    /// Bytes of the content that are the earlier text (already shown).
+    carried: usize,
+}
+
+/// The ends of streamed answers kept between their pieces, in memory, for
+/// a long-lived process (the service): at most [`StreamTails::MAX`] streams,
+/// each forgotten after [`StreamTails::TTL`] without a piece.
+#[derive(Debug, Default)]
+pub struct StreamTails {
+    tails: std::sync::Mutex<std::collections::HashMap<String, (std::time::Instant, String)>>,
+}
+
+impl StreamTails {
+    /// Streams kept at most; the oldest go first.
+    pub const MAX: usize = 10_000;
+    /// How long a stream's end is kept without a new piece.
+    pub const TTL: std::time::Duration = std::time::Duration::from_secs(600);
+
+    /// The end of the stream `key` so far ("" for a new one).
+    pub fn get(&self, key: &str) -> String {
+        let tails = self.tails.lock().unwrap_or_else(|e| e.into_inner());
+        tails
+            .get(key)
+            .filter(|(at, _)| at.elapsed() < Self::TTL)
+            .map(|(_, tail)| tail.clone())
+            .unwrap_or_default()
+    }
+
+    /// Keeps the end of the stream `key`.
+    pub fn put(&self, key: &str, tail: String) {
+        let mut tails = self.tails.lock().unwrap_or_else(|e| e.into_inner());
+        if tails.len() >= Self::MAX {
+            tails.retain(|_, (at, _)| at.elapsed() < Self::TTL);
+            while tails.len() >= Self::MAX {
+                let oldest = tails
+                    .iter()
+                    .min_by_key(|(_, (at, _))| *at)
+                    .map(|(k, _)| k.clone());
+                match oldest {
+                    Some(k) => tails.remove(&k),
+                    None => break,
+                };
+            }
+        }
+        tails.insert(key.to_owned(), (std::time::Instant::now(), tail));
+    }
+}
+
+/// How much of a streamed answer is carried into the next piece's check:
+/// a credential or personal datum split across pieces is found whole.
+pub const STREAM_CARRY_BYTES: usize = 4096;
 
 /// The host's answer: what to print and the exit code.
 #[derive(Clone, Debug, PartialEq)]
@@ -338,6 +398,50 @@ impl HookCall {
         &self.requests
     }
 
+    /// For a piece of a streamed answer (Gemini CLI's `AfterModel`, one
+    /// call per chunk): the key of its stream (the session and the model
+    /// request it answers). A hook runs once per piece, so whoever runs it
+    /// keeps the end of the stream so far under this key (see
+    /// [`carry`](Self::carry) and [`stream_tail`](Self::stream_tail)); a
+    /// credential split across two pieces is then found whole.
+    pub fn stream_key(&self) -> Option<&str> {
+        self.stream.as_ref().map(|s| s.key.as_str())
+    }
+
+    /// Puts the end of the stream so far (as [`stream_tail`](Self::stream_tail)
+    /// gave it after the previous piece) before this piece's text.
+    pub fn carry(&mut self, tail: &str) {
+        let (Some(stream), Some(request)) = (self.stream.as_mut(), self.requests.first_mut())
+        else {
+            return;
+        };
+        if tail.is_empty() || stream.carried > 0 {
+            return;
+        }
+        let piece = request.content.take().unwrap_or_default();
+        request.content = Some(format!("{tail}{piece}"));
+        stream.carried = tail.len();
+    }
+
+    /// What to keep for the next piece, given this piece's decisions: the
+    /// last [`STREAM_CARRY_BYTES`] of the stream as shown (redacted where
+    /// the answer redacts). `None` when the call is not a stream's piece.
+    pub fn stream_tail(&self, decisions: &[Decision]) -> Option<String> {
+        self.stream.as_ref()?;
+        let shown = match decisions.first() {
+            Some(d) if d.decision == DecisionKind::Modify => {
+                d.modified.as_ref().and_then(|m| m.content.clone())
+            }
+            _ => None,
+        };
+        let text = shown.or_else(|| self.requests.first()?.content.clone())?;
+        let mut start = text.len().saturating_sub(STREAM_CARRY_BYTES);
+        while !text.is_char_boundary(start) {
+            start += 1;
+        }
+        Some(text.get(start..).unwrap_or_default().to_owned())
+    }
+
     /// The host's answer to the decisions of [`requests`](Self::requests),
     /// in the same order. A missing decision, or one that is `error`,
     /// denies.
@@ -352,7 +456,27 @@ impl HookCall {
                 self.requests.len()
             ));
         }
-        let verdict = Verdict::of(decisions, self.moment);
+        let mut verdict = Verdict::of(decisions, self.moment);
+        if let (Some(stream), Verdict::Rewrite { value, why, .. }) = (&self.stream, &mut verdict)
+            && stream.carried > 0
+        {
+            // The content began with text already shown: only this piece can
+            // be rewritten, and only when the change is within it.
+            let carried = self
+                .requests
+                .first()
+                .and_then(|r| r.content.as_deref())
+                .and_then(|c| c.get(..stream.carried))
+                .unwrap_or_default();
+            match value.as_str().and_then(|s| s.strip_prefix(carried)) {
+                Some(piece) => *value = Value::String(piece.to_owned()),
+                None => {
+                    verdict = Verdict::Deny(format!(
+                        "{why} (it began in a part of the answer already shown, so the answer is stopped)"
+                    ));
+                }
+            }
+        }
         match self.host {
             Host::ClaudeCode | Host::Codex => claude::answer(self, &verdict),
             Host::GeminiCli => gemini::answer(self, &verdict),

@@ -171,10 +171,14 @@ async fn hook(
         home: std::env::var("HOME").ok().filter(|h| !h.is_empty()),
         project_dir: None,
     };
-    let call = match hooks::read(host, &raw, &env) {
+    let mut call = match hooks::read(host, &raw, &env) {
         Ok(call) => call,
         Err(e) => return Ok(axum::Json(hooks::refuse(host, &e).body())),
     };
+    let stream = call.stream_key().map(str::to_owned);
+    if let Some(key) = &stream {
+        call.carry(&service.stream_tails().get(key));
+    }
     let mut decisions = Vec::with_capacity(call.requests().len());
     for request in call.requests() {
         match service.decide(&caller, request).await {
@@ -184,6 +188,9 @@ async fn hook(
                 return Ok(axum::Json(call.refuse(&why).body()));
             }
         }
+    }
+    if let (Some(key), Some(tail)) = (&stream, call.stream_tail(&decisions)) {
+        service.stream_tails().put(key, tail);
     }
     Ok(axum::Json(call.answer(&decisions).body()))
 }

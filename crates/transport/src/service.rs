@@ -147,6 +147,9 @@ pub struct Service {
     config: ServiceConfig,
     limiter: Option<crate::limit::Limiter>,
     metrics: crate::metrics::Metrics,
+    /// The ends of streamed answers checked a piece at a time by hooks.
+    #[cfg(all(feature = "hooks", feature = "http"))]
+    streams: crate::hooks::StreamTails,
 }
 
 /// Why the service could not start.
@@ -272,7 +275,15 @@ impl Service {
             config,
             limiter,
             metrics: crate::metrics::Metrics::default(),
+            #[cfg(all(feature = "hooks", feature = "http"))]
+            streams: crate::hooks::StreamTails::default(),
         })
+    }
+
+    /// The ends of streamed answers that hooks check a piece at a time.
+    #[cfg(all(feature = "hooks", feature = "http"))]
+    pub(crate) fn stream_tails(&self) -> &crate::hooks::StreamTails {
+        &self.streams
     }
 
     /// Uses `clock` for rate limits and circuit breakers instead of the

@@ -564,3 +564,43 @@ fn install_with_a_server_writes_claude_codes_http_hook() {
     assert_eq!(h["headers"]["Authorization"], "Bearer $PALISADE_API_KEY");
     assert_eq!(h["allowedEnvVars"], json!(["PALISADE_API_KEY"]));
 }
+
+/// Gemini CLI runs the `AfterModel` hook once per chunk of the streamed
+/// answer: the end of the answer so far is carried into the next chunk's
+/// check, so a credential split across chunks is still found, and a chunk
+/// is rewritten only where the change lies within it.
+#[test]
+fn a_credential_split_across_answer_chunks_is_found() {
+    let dir = TempDir::new("hook_chunks");
+    let runtime = arg(dir.path()).to_owned();
+    let chunk = |session: &str, text: &str| {
+        let payload = json!({"hook_event_name": "AfterModel", "session_id": session, "cwd": "/home/dev/app",
+            "llm_request": {"model": "gemini-2.5-pro", "messages": [{"role": "user", "content": "show the config"}]},
+            "llm_response": {"candidates": [{"content": {"role": "model", "parts": [text]}}]}});
+        let run = palisade(&["hook", "gemini-cli"])
+            .env("HOME", HOME)
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .stdin(payload.to_string())
+            .run();
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        answer(&run)
+    };
+    assert_eq!(chunk("s1", "The key is AKIAZ7QK"), None);
+    let stop = chunk("s1", "3M9XWTR2PLNB, keep it safe").unwrap();
+    assert_eq!(stop["decision"], "deny", "{stop}");
+    assert!(
+        stop["reason"].as_str().unwrap().contains("already shown"),
+        "{stop}"
+    );
+
+    // Within one chunk, after earlier text: the chunk alone is rewritten.
+    assert_eq!(chunk("s2", "Write to the team "), None);
+    let out = chunk("s2", "at jane.doe@acme-corp.com today").unwrap();
+    assert_eq!(
+        out["hookSpecificOutput"]["llm_response"]["candidates"][0]["content"]["parts"][0],
+        "at [REDACTED:email] today"
+    );
+
+    // Another session (or another answer) starts afresh.
+    assert_eq!(chunk("s3", "3M9XWTR2PLNB is just text here"), None);
+}

@@ -63,6 +63,7 @@ pub(super) fn read(host: Host, p: &Payload<'_>) -> Result<HookCall, HookError> {
         moment,
         requests,
         original,
+        stream: None,
     })
 }
 

@@ -64,6 +64,7 @@ pub(super) fn read(p: &Payload<'_>) -> Result<HookCall, HookError> {
         moment,
         requests,
         original: None,
+        stream: None,
     })
 }
 

@@ -9,7 +9,9 @@
 use palisade_protocol::Stage;
 use serde_json::{Value, json};
 
-use super::{Answer, HookCall, HookError, Host, Moment, Payload, Verdict, tool_request};
+use sha2::{Digest, Sha256};
+
+use super::{Answer, HookCall, HookError, Host, Moment, Payload, Stream, Verdict, tool_request};
 
 pub(super) fn read(p: &Payload<'_>) -> Result<HookCall, HookError> {
     let event = p.required_str("hook_event_name")?;
@@ -28,6 +30,7 @@ pub(super) fn read(p: &Payload<'_>) -> Result<HookCall, HookError> {
     let cwd = p.str("cwd").map_err(fail)?;
     let base = |stage| p.request(stage, session, cwd, None, false);
     let mut original = None;
+    let mut stream = None;
     let requests = match moment {
         Moment::BeforeTool | Moment::AfterTool => {
             let name = p.required_str("tool_name").map_err(fail)?;
@@ -64,6 +67,20 @@ pub(super) fn read(p: &Payload<'_>) -> Result<HookCall, HookError> {
             })?;
             let text = response_text(response).map_err(fail)?;
             original = Some(response.clone());
+            // The chunks of one answer share the session and the model request.
+            let mut h = Sha256::new();
+            h.update(session.unwrap_or_default().as_bytes());
+            h.update([0]);
+            h.update(
+                p.get("llm_request")
+                    .map(Value::to_string)
+                    .unwrap_or_default()
+                    .as_bytes(),
+            );
+            stream = Some(Stream {
+                key: hex::encode(h.finalize()),
+                carried: 0,
+            });
             vec![base(Stage::Output).with_content(text)]
         }
         _ => Vec::new(),
@@ -74,6 +91,7 @@ pub(super) fn read(p: &Payload<'_>) -> Result<HookCall, HookError> {
         moment,
         requests,
         original,
+        stream,
     })
 }
 

@@ -154,3 +154,20 @@ async fn hooks_need_a_key_when_the_service_has_keys_and_are_audited() {
     assert_eq!(record["agent"], "claude-code");
     assert_eq!(record["requestId"], "toolu_01");
 }
+
+/// Over HTTP the service keeps the end of each streamed answer between its
+/// chunks (Gemini CLI's `AfterModel`), as the command does in files.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streamed_answer_chunks_are_checked_with_what_came_before() {
+    let server = start("", None).await;
+    let chunk = |text: &str| {
+        json!({"hook_event_name": "AfterModel", "session_id": "g-http", "cwd": "/srv/app",
+            "llm_request": {"model": "gemini-2.5-pro", "messages": []},
+            "llm_response": {"candidates": [{"content": {"role": "model", "parts": [text]}}]}})
+        .to_string()
+    };
+    let (s, r) = post(&server, "gemini-cli", chunk("token: AKIAZ7QK"), None).await;
+    assert_eq!((s, r), (200, json!({})));
+    let (_, r) = post(&server, "gemini-cli", chunk("3M9XWTR2PLNB"), None).await;
+    assert_eq!(r["decision"], "deny", "{r}");
+}
