@@ -62,7 +62,7 @@ fn decide(host: Host, args: &HookArgs) -> Answer {
     }
     // A piece of a streamed answer is checked with the end of the answer
     // so far, which the previous piece's run kept in a file.
-    let stream = call.stream_key().map(|key| tails::path(key));
+    let stream = call.stream_key().map(tails::path);
     if let Some(Some(path)) = &stream {
         call.carry(&tails::read(path));
     }
