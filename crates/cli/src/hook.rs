@@ -98,7 +98,29 @@ mod tails {
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
         builder.create(&dir).ok()?;
+        // A directory someone else made (in a shared temporary directory)
+        // is not used: its files could be read or planted.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let meta = std::fs::symlink_metadata(&dir).ok()?;
+            let mine = meta.is_dir() && meta.mode() & 0o077 == 0 && meta.uid() == own_uid()?;
+            if !mine {
+                return None;
+            }
+        }
         Some(dir)
+    }
+
+    /// This process's user id, as the owner of a file it just made.
+    #[cfg(unix)]
+    fn own_uid() -> Option<u32> {
+        use std::os::unix::fs::MetadataExt;
+        let probe = std::env::temp_dir().join(format!("palisade-uid-{}", std::process::id()));
+        std::fs::write(&probe, b"").ok()?;
+        let uid = std::fs::metadata(&probe).ok().map(|m| m.uid());
+        let _ = std::fs::remove_file(&probe);
+        uid
     }
 
     /// The file of the stream `key` (a hex digest), if a directory can be had.
