@@ -206,6 +206,13 @@ def _wire(request: RequestLike) -> dict[str, Any]:
     return out
 
 
+def local_context() -> dict[str, str]:
+    """The context of a tool call made by this process: its working
+    directory (also the workspace) and the user's home (``~`` in paths)."""
+    cwd = os.getcwd()
+    return {"cwd": cwd, "workspaceRoot": cwd, "home": os.path.expanduser("~")}
+
+
 def find_binary() -> str:
     """The `palisade` command: ``PALISADE_BIN``, the one this wheel installed
     next to the interpreter, else the PATH."""

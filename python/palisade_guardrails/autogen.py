@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
-from ._guard import DecisionKind, Guard
+from ._guard import DecisionKind, Guard, local_context
 
 __all__ = [
     "Decision",
@@ -90,6 +90,7 @@ class PalisadeProvider:
         request: dict[str, Any] = {
             "stage": "tool_use",
             "tool": {"name": tool_name, "arguments": dict(args)},
+            "context": local_context(),
         }
         if call_id:
             request["tool"]["callId"] = call_id

@@ -16,7 +16,7 @@ import dataclasses
 import json
 from typing import Any
 
-from ._guard import Decision, DecisionKind, Guard
+from ._guard import Decision, DecisionKind, Guard, local_context
 
 try:
     import agents as _agents
@@ -74,6 +74,7 @@ def tool_input_guardrail(guard: Guard) -> Any:
         d = await guard.acheck({
             "stage": "tool_use",
             "tool": {"name": ctx.tool_name, "arguments": _arguments(ctx.tool_arguments), "callId": ctx.tool_call_id},
+            "context": local_context(),
         })
         if d.decision == DecisionKind.ALLOW:
             return _agents.ToolGuardrailFunctionOutput.allow(_info(d))
@@ -165,7 +166,11 @@ def guard_function_tool(tool: Any, guard: Guard) -> Any:
     interruption for a person to approve or reject)."""
 
     async def decide(args: Any, call_id: str | None, interactive: bool) -> Decision:
-        request: dict[str, Any] = {"stage": "tool_use", "tool": {"name": tool.name, "arguments": args}}
+        request: dict[str, Any] = {
+            "stage": "tool_use",
+            "tool": {"name": tool.name, "arguments": args},
+            "context": local_context(),
+        }
         if call_id:
             request["tool"]["callId"] = call_id
         if interactive:
