@@ -230,6 +230,17 @@ def find_binary() -> str:
     raise PalisadeError("the palisade command was not found: install palisade-guardrails, or set PALISADE_BIN")
 
 
+def _settle(fut: Future[dict[str, Any]], value: dict[str, Any] | Exception) -> None:
+    """Settles a future the waiter may have given up on (cancelled) meanwhile."""
+    try:
+        if isinstance(value, Exception):
+            fut.set_exception(value)
+        else:
+            fut.set_result(value)
+    except Exception:  # InvalidStateError: cancelled or settled already
+        pass
+
+
 class _Child:
     """`palisade events` as a child process: JSON lines over pipes, answers
     matched by ``requestId`` (many in flight)."""
@@ -283,8 +294,8 @@ class _Child:
                 continue
             with self._lock:
                 fut = self._pending.pop(str(data.get("requestId")), None)
-            if fut is not None and not fut.done():
-                fut.set_result(data)
+            if fut is not None:
+                _settle(fut, data)
         # The child ended: every request still waiting fails.
         code = proc.wait()
         errors.join(timeout=5)
@@ -295,8 +306,7 @@ class _Child:
             if self._proc is proc:
                 self._proc = None
         for fut in pending.values():
-            if not fut.done():
-                fut.set_exception(PalisadeUnavailable(why))
+            _settle(fut, PalisadeUnavailable(why))
 
     def submit(self, request: dict[str, Any]) -> Future[dict[str, Any]]:
         fut: Future[dict[str, Any]] = Future()
