@@ -1408,31 +1408,13 @@ mod config_and_audit {
 /// `palisade serve` and `palisade events` as child processes.
 mod service {
     use super::*;
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{Read, Write};
     use std::net::TcpStream;
-    use std::process::{Child, Command, Stdio};
+    use std::process::{Child, Command};
 
     /// `palisade serve ARGS --listen 127.0.0.1:0`, and the address it printed.
     fn serve(args: &[&str]) -> (Child, String) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_palisade"))
-            .arg("serve")
-            .args(args)
-            .args(["--listen", "127.0.0.1:0"])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("palisade listening on http://")
-            .unwrap_or_else(|| panic!("where it listens: {line:?}"))
-            .to_owned();
-        (child, addr)
+        util::serve(args, None, &[])
     }
 
     /// One HTTP/1.1 request; the status and the body.

@@ -8,7 +8,7 @@
     reason = "test code"
 )]
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -320,24 +320,12 @@ fn a_running_service_decides_for_the_hook() {
         "svc.yaml",
         "keys:\n  - id: hooks\n    env: HOOK_TEST_KEY\n    tenant: default\n    scopes: [guardrails:check]\naudit: { path: audit.jsonl }\n",
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_palisade"))
-        .args(["serve", "--config", arg(&config), "--listen", "127.0.0.1:0"])
-        .current_dir(dir.path())
-        .env("RUST_LOG", "warn")
-        .env("HOOK_TEST_KEY", "sk-hook-test")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("palisade listening on ")
-        .unwrap()
-        .to_owned();
+    let (mut child, addr) = crate::util::serve(
+        &["--config", arg(&config)],
+        Some(dir.path()),
+        &[("HOOK_TEST_KEY", "sk-hook-test")],
+    );
+    let addr = format!("http://{addr}");
     let deny = json!({"session_id": "s", "cwd": "/home/dev/app", "hook_event_name": "PreToolUse",
         "tool_name": "Read", "tool_input": {"file_path": "/home/dev/app/.env"}})
     .to_string();

@@ -301,3 +301,36 @@ pub fn assert_compact(line: &str, value: &Value) {
         "the decision is written compactly: {line}"
     );
 }
+
+/// `palisade serve ARGS --listen 127.0.0.1:0` (in `dir`, with `env`), and
+/// the address it printed (`127.0.0.1:PORT`).
+pub fn serve(
+    args: &[&str],
+    dir: Option<&Path>,
+    env: &[(&str, &str)],
+) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut command = Command::new(BIN);
+    command
+        .arg("serve")
+        .args(args)
+        .args(["--listen", "127.0.0.1:0"])
+        .env("RUST_LOG", "warn")
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    let mut child = command.spawn().expect("start palisade serve");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout is piped"))
+        .read_line(&mut line)
+        .expect("read where it listens");
+    let addr = line
+        .trim()
+        .strip_prefix("palisade listening on http://")
+        .unwrap_or_else(|| panic!("where it listens: {line:?}"))
+        .to_owned();
+    (child, addr)
+}
