@@ -31,8 +31,10 @@ pub(crate) struct StageData {
 }
 
 impl StageData {
-    /// Joins what the policy's checks at `stage` compiled to.
-    fn build(policy: &Policy, stage: Stage) -> Result<Self, String> {
+    /// Joins what the policy's checks at `stage` compiled to; `streams`:
+    /// also builds the stream automaton of a text stage now (else on the
+    /// first stream).
+    fn build(policy: &Policy, stage: Stage, streams: bool) -> Result<Self, String> {
         let mut checks = Vec::new();
         let mut matcher = MatcherBuilder::default();
         let mut has_text = false;
@@ -67,7 +69,7 @@ impl StageData {
         // Streams are scanned at these stages: a policy whose stream
         // automaton cannot be built is refused now, not when a stream starts.
         let stream = OnceLock::new();
-        if matcher.is_some() && matches!(stage, Stage::Input | Stage::Output) {
+        if streams && matcher.is_some() && matches!(stage, Stage::Input | Stage::Output) {
             let built = StreamAutomaton::build(&checks, &policy.compiled).map_err(fail)?;
             let _ = stream.set(Ok(built));
         }
@@ -117,7 +119,7 @@ impl Engine {
         let engine = Self::lazy(policy);
         let mut errors = Vec::new();
         for (&stage, slot) in Stage::ALL.iter().zip(&engine.stages) {
-            let built = slot.get_or_init(|| StageData::build(&engine.policy, stage));
+            let built = slot.get_or_init(|| StageData::build(&engine.policy, stage, true));
             if let Err(e) = built {
                 errors.push(PolicyError::new("/checks", e.clone()));
             }
@@ -178,7 +180,7 @@ impl Engine {
         let built = self
             .stages
             .get(stage_index(stage))
-            .map(|slot| slot.get_or_init(|| StageData::build(&self.policy, stage)));
+            .map(|slot| slot.get_or_init(|| StageData::build(&self.policy, stage, false)));
         match built {
             Some(Ok(data)) => Ok(data),
             Some(Err(e)) => Err(RequestError::Invalid(vec![palisade_protocol::Problem {
@@ -292,5 +294,36 @@ impl Engine {
             }
         }
         Ok(active)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use palisade_protocol::DecisionKind;
+
+    /// A lazy engine decides as the eager one, streams included (its
+    /// stream automaton is built by the first stream).
+    #[test]
+    fn a_lazy_engine_decides_and_streams_like_an_eager_one() {
+        let policy = || Policy::from_yaml_str(crate::DEFAULT_POLICY).unwrap();
+        let (eager, lazy) = (Engine::new(policy()).unwrap(), Engine::lazy(policy()));
+        assert!(lazy.stages.iter().all(|s| s.get().is_none()), "nothing built yet");
+        let requests = [
+            CheckRequest::tool_use("Read", serde_json::json!({"file_path": "/srv/app/.env"})),
+            CheckRequest::output("key AKIAZ7QK3M9XWTR2PLNB"),
+            CheckRequest::input("hello"),
+        ];
+        for r in &requests {
+            let (a, b) = (eager.evaluate(r).unwrap(), lazy.evaluate(r).unwrap());
+            assert_eq!((a.decision, a.violations.len()), (b.decision, b.violations.len()));
+        }
+        let output = &lazy.stages[stage_index(Stage::Output)];
+        assert!(output.get().is_some_and(|d| d.as_ref().unwrap().stream.get().is_none()));
+        let mut scanner = lazy.stream(&CheckRequest::output("")).unwrap();
+        for piece in ["the key is AKIAZ7", "QK3M9XWTR2PLNB."] {
+            let _ = scanner.push(piece);
+        }
+        assert_eq!(scanner.finish().decision, DecisionKind::Modify);
     }
 }
