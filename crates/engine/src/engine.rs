@@ -308,7 +308,10 @@ mod tests {
     fn a_lazy_engine_decides_and_streams_like_an_eager_one() {
         let policy = || Policy::from_yaml_str(crate::DEFAULT_POLICY).unwrap();
         let (eager, lazy) = (Engine::new(policy()).unwrap(), Engine::lazy(policy()));
-        assert!(lazy.stages.iter().all(|s| s.get().is_none()), "nothing built yet");
+        assert!(
+            lazy.stages.iter().all(|s| s.get().is_none()),
+            "nothing built yet"
+        );
         let requests = [
             CheckRequest::tool_use("Read", serde_json::json!({"file_path": "/srv/app/.env"})),
             CheckRequest::output("key AKIAZ7QK3M9XWTR2PLNB"),
@@ -316,10 +319,17 @@ mod tests {
         ];
         for r in &requests {
             let (a, b) = (eager.evaluate(r).unwrap(), lazy.evaluate(r).unwrap());
-            assert_eq!((a.decision, a.violations.len()), (b.decision, b.violations.len()));
+            assert_eq!(
+                (a.decision, a.violations.len()),
+                (b.decision, b.violations.len())
+            );
         }
         let output = &lazy.stages[stage_index(Stage::Output)];
-        assert!(output.get().is_some_and(|d| d.as_ref().unwrap().stream.get().is_none()));
+        assert!(
+            output
+                .get()
+                .is_some_and(|d| d.as_ref().unwrap().stream.get().is_none())
+        );
         let mut scanner = lazy.stream(&CheckRequest::output("")).unwrap();
         for piece in ["the key is AKIAZ7", "QK3M9XWTR2PLNB."] {
             let _ = scanner.push(piece);
