@@ -51,12 +51,32 @@ pub(crate) struct Detector {
     pub(crate) description: &'static str,
     /// The default replacement when redacting, `[REDACTED:<id>]`.
     pub(crate) placeholder: &'static str,
+    /// For a detector that finds a value by the name it is given: judges a
+    /// JSON member's name and its string value (`{"password": "…"}`), which
+    /// the pattern cannot see together because they are two strings.
+    pub(crate) pair: Option<fn(&str, &str) -> bool>,
+    /// For a detector whose match holds more than the finding (a table with
+    /// an `ssn` column): the spans of the match, relative to its start,
+    /// that are reported (and redacted) instead of the whole match.
+    pub(crate) focus: Option<fn(&str) -> Vec<(usize, usize)>>,
 }
 
 impl Detector {
     /// Whether the validator (if any) accepts the matched text.
     pub(crate) fn accepts(&self, matched: &str) -> bool {
         self.validate.is_none_or(|v| v(matched))
+    }
+
+    /// This detector, also judging JSON members by name and value.
+    const fn paired(mut self, pair: fn(&str, &str) -> bool) -> Self {
+        self.pair = Some(pair);
+        self
+    }
+
+    /// This detector, reporting the spans `focus` picks in a match.
+    const fn focused(mut self, focus: fn(&str) -> Vec<(usize, usize)>) -> Self {
+        self.focus = Some(focus);
+        self
     }
 }
 
@@ -70,6 +90,8 @@ macro_rules! detector {
             validate: $validate,
             description: $description,
             placeholder: concat!("[REDACTED:", $id, "]"),
+            pair: None,
+            focus: None,
         }
     };
 }
@@ -121,6 +143,11 @@ mod tests {
     struct Case {
         line: usize,
         text: String,
+        /// A structured tool output (`structured.jsonl`), scanned string by
+        /// string as the engine scans it, member names paired with values.
+        json: Option<serde_json::Value>,
+        /// The class of data the case belongs to, reported separately.
+        class: Option<String>,
         expect: BTreeSet<String>,
     }
 
@@ -135,7 +162,9 @@ mod tests {
                     serde_json::from_str(l).unwrap_or_else(|e| panic!("{name}:{}: {e}", i + 1));
                 Case {
                     line: i + 1,
-                    text: v["text"].as_str().unwrap().to_owned(),
+                    text: v["text"].as_str().map(str::to_owned).unwrap_or_default(),
+                    json: v.get("json").cloned(),
+                    class: v.get("class").and_then(|c| c.as_str()).map(str::to_owned),
                     expect: v["expect"]
                         .as_array()
                         .unwrap()
@@ -188,9 +217,57 @@ mod tests {
         }
     }
 
-    /// Scores one family on its corpus; prints the table and every miss.
+    /// The ids of the detectors that fire on a structured tool output: on
+    /// each string (and number) of it, and on each member's name and value.
+    fn fired_json(
+        detectors: &[(&'static Detector, Regex)],
+        json: &serde_json::Value,
+    ) -> BTreeSet<String> {
+        let request = palisade_protocol::CheckRequest::tool_output("read_config", json.clone());
+        let mut out = BTreeSet::new();
+        crate::eval::for_each_string(
+            &request,
+            palisade_protocol::Stage::ToolOutput,
+            |_, _, text, name| {
+                out.extend(fired(detectors, text));
+                for (d, _) in detectors {
+                    if let (Some(name), Some(pair)) = (name, d.pair)
+                        && pair(name, text)
+                    {
+                        out.insert(d.id.to_owned());
+                    }
+                }
+            },
+        );
+        out
+    }
+
+    /// Scores one family on its corpus (and its cases in `structured.jsonl`);
+    /// prints the table and every miss.
     fn evaluate(family: &str, detectors: &'static [Detector], corpus: &str) -> Counts {
-        let cases = load(corpus);
+        let mut cases = load(corpus);
+        let structured = std::fs::read_to_string(format!(
+            "{}/tests/data/detectors/structured.jsonl",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        for (i, line) in structured.lines().enumerate() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            if v["family"] == family {
+                cases.push(Case {
+                    line: 100_000 + i + 1,
+                    text: line.to_owned(),
+                    json: Some(v["json"].clone()),
+                    class: v["class"].as_str().map(str::to_owned),
+                    expect: v["expect"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.as_str().unwrap().to_owned())
+                        .collect(),
+                });
+            }
+        }
         let compiled = compiled(detectors);
         let mut total = Counts::default();
         let mut per: BTreeMap<&str, Counts> = detectors
@@ -198,6 +275,7 @@ mod tests {
             .map(|d| (d.id, Counts::default()))
             .collect();
         let mut misses = String::new();
+        let mut classes: BTreeMap<String, Counts> = BTreeMap::new();
         for case in &cases {
             for id in &case.expect {
                 assert!(
@@ -206,7 +284,16 @@ mod tests {
                     case.line
                 );
             }
-            let got = fired(&compiled, &case.text);
+            let got = match &case.json {
+                Some(json) => fired_json(&compiled, json),
+                None => fired(&compiled, &case.text),
+            };
+            if let Some(class) = &case.class {
+                let c = classes.entry(class.clone()).or_default();
+                c.tp += case.expect.intersection(&got).count() as u32;
+                c.fp += got.difference(&case.expect).count() as u32;
+                c.fn_ += case.expect.difference(&got).count() as u32;
+            }
             for d in detectors {
                 let (want, have) = (case.expect.contains(d.id), got.contains(d.id));
                 let c = per.get_mut(d.id).unwrap();
@@ -260,6 +347,24 @@ mod tests {
             total.precision(),
             total.recall()
         );
+        println!("\n| {family}: class | TP | FP | FN | precision | recall |");
+        println!("|---|---:|---:|---:|---:|---:|");
+        for (class, c) in &classes {
+            println!(
+                "| {class} | {} | {} | {} | {:.3} | {:.3} |",
+                c.tp,
+                c.fp,
+                c.fn_,
+                c.precision(),
+                c.recall()
+            );
+            assert!(
+                c.precision() >= MIN_SCORE && c.recall() >= MIN_SCORE,
+                "{family}, {class}: precision {:.3}, recall {:.3}",
+                c.precision(),
+                c.recall()
+            );
+        }
         if !misses.is_empty() {
             println!("{family} misses:\n{misses}");
         }
@@ -359,6 +464,21 @@ mod tests {
             writeln!(report, "  {}: {how}", d.id).unwrap();
         }
         println!("literal filtering:\n{report}");
+    }
+
+    /// Prints the detectors that fire on each JSON string (one per line)
+    /// of the file `DETECT_PROBE` names: for trying texts by hand.
+    #[test]
+    #[ignore = "needs DETECT_PROBE"]
+    fn probe() {
+        let path = std::env::var("DETECT_PROBE").expect("set DETECT_PROBE");
+        let compiled: Vec<_> = compiled(SECRETS).into_iter().chain(compiled(PII)).collect();
+        for line in std::fs::read_to_string(path).unwrap().lines() {
+            let Ok(text) = serde_json::from_str::<String>(line) else {
+                continue;
+            };
+            println!("{:?} <- {}", fired(&compiled, &text), text.escape_debug());
+        }
     }
 
     /// Every finding in every file under `$DETECT_SCAN_DIR`, counted per

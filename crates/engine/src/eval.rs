@@ -335,11 +335,24 @@ pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluatio
     let mut rec = Recorder::new(&active, &need_all);
     let mut fields: Vec<Field> = Vec::new();
     if let Some(matcher) = &data.matcher {
-        for_each_string(request, stage, |ptr, kind, text| {
+        for_each_string(request, stage, |ptr, kind, text, name| {
             rec.field = fields.len() as u32;
             rec.all_spans = kind.is_key();
             let before = rec.hits.len();
             matcher.scan(text, &mut rec);
+            // A member's name and value, which the patterns see apart:
+            // `{"password": "…"}`. A name that is not ASCII is also judged
+            // in its normalised view (`pаssword` with a Cyrillic `а`).
+            if let Some(name) = name
+                && matcher.has_pairs()
+            {
+                matcher.scan_pair(name, text, &mut rec);
+                if let Some(folded) = view::View::of(name).into_iter().next()
+                    && name.len() <= view::WINDOW
+                {
+                    matcher.scan_pair(&folded.text, text, &mut rec);
+                }
+            }
             // Text that is not ASCII is matched a second time in its
             // normalised view; hits are reported at the original's spans.
             // Only the stretches around changed characters are matched.

@@ -60,6 +60,8 @@ struct RegexEntry {
     /// A built-in detector: its index in the detector table, and its validator.
     label: u32,
     validate: Option<fn(&str) -> bool>,
+    /// A built-in detector's choice of spans inside a match.
+    focus: Option<fn(&str) -> Vec<(usize, usize)>>,
     /// No match spans a line feed: a gated pattern is confirmed on the lines
     /// that hold its gate literal only.
     single_line: bool,
@@ -132,6 +134,18 @@ impl RegexEntry {
 }
 
 impl RegexEntry {
+    /// Reports an accepted match: whole, or the spans its detector picks.
+    fn report(&self, s: &str, start: usize, end: usize, sink: &mut impl Sink) {
+        match (self.focus, s.get(start..end)) {
+            (Some(focus), Some(matched)) => {
+                for (a, b) in focus(matched) {
+                    sink.hit(self.check, start + a, start + b, self.label);
+                }
+            }
+            _ => sink.hit(self.check, start, end, self.label),
+        }
+    }
+
     /// Whether a match of the exact regex is a hit.
     fn accepts(&self, s: &str, start: usize, end: usize) -> bool {
         (!self.whole || whole_word_at(s, start, end))
@@ -160,6 +174,8 @@ pub(crate) struct StageMatcher {
     residual: Option<Residual>,
     /// The gated patterns in one set, for strings where many gates fire.
     gated: Option<Residual>,
+    /// The detectors that judge JSON members by name and value.
+    pairs: Vec<Pair>,
 }
 
 /// Up to this many gated patterns whose gate fired run their own exact
@@ -237,7 +253,7 @@ fn confirm_lines(
         done = Some(lo);
         for m in entry.exact.find_iter(Input::new(hay).span(lo..hi)) {
             if entry.accepts(s, m.start(), m.end()) {
-                sink.hit(entry.check, m.start(), m.end(), entry.label);
+                entry.report(s, m.start(), m.end(), sink);
                 if !sink.every(entry.check) {
                     return;
                 }
@@ -277,7 +293,7 @@ fn confirm_headed(
             Some(m) => {
                 next = m.end();
                 if entry.accepts(s, m.start(), m.end()) {
-                    sink.hit(entry.check, m.start(), m.end(), entry.label);
+                    entry.report(s, m.start(), m.end(), sink);
                     if !sink.every(entry.check) {
                         return;
                     }
@@ -342,7 +358,12 @@ pub(crate) struct MatcherBuilder {
     regexes: Vec<PendingRegex>,
     /// Pieces that could not be added (a built-in pattern that does not parse).
     errors: Vec<String>,
+    pairs: Vec<Pair>,
 }
+
+/// A built-in detector that also judges JSON members by name and value:
+/// check, label, judge.
+type Pair = (u32, u32, fn(&str, &str) -> bool);
 
 /// A regex waiting to be joined: check, pattern, whole-words, label, validator.
 type PendingRegex = (u32, Pattern, bool, u32, Option<fn(&str) -> bool>);
@@ -393,6 +414,9 @@ impl MatcherBuilder {
                 validate,
             } => match Text::detector_pattern(family, *index) {
                 Ok(pattern) => {
+                    if let Some(pair) = crate::detect::by_label(*label).and_then(|d| d.pair) {
+                        self.pairs.push((check, *label, pair));
+                    }
                     self.regexes
                         .push((check, pattern.clone(), false, *label, *validate))
                 }
@@ -422,6 +446,9 @@ impl MatcherBuilder {
                 whole: *whole,
                 label: *label,
                 validate: *validate,
+                focus: crate::detect::by_label(*label)
+                    .filter(|_| *label != NO_LABEL)
+                    .and_then(|d| d.focus),
                 single_line: !pattern::can_match_newline(hir),
                 guard: None,
                 guard_rest: None,
@@ -524,6 +551,7 @@ impl MatcherBuilder {
             regexes: entries,
             residual,
             gated,
+            pairs: self.pairs,
         })
     }
 }
@@ -534,6 +562,22 @@ impl StageMatcher {
         clippy::indexing_slicing,
         reason = "literal, target and regex ids come from the matcher built with these tables"
     )]
+    /// Whether some detector judges JSON members by name and value.
+    pub(crate) fn has_pairs(&self) -> bool {
+        !self.pairs.is_empty()
+    }
+
+    /// Judges a JSON member's name and its value (a string, or a number's
+    /// text) with the detectors that find values by their name: a hit
+    /// covers the whole value.
+    pub(crate) fn scan_pair(&self, name: &str, value: &str, sink: &mut impl Sink) {
+        for &(check, label, judge) in &self.pairs {
+            if sink.wants(check) && judge(name, value) {
+                sink.hit(check, 0, value.len(), label);
+            }
+        }
+    }
+
     pub(crate) fn scan(&self, s: &str, sink: &mut impl Sink) {
         let hay = s.as_bytes();
         let mut gated: Vec<u32> = Vec::new();
@@ -561,7 +605,7 @@ impl StageMatcher {
                     if let Some(m) = entry.exact.search(&input)
                         && entry.accepts(s, m.start(), m.end())
                     {
-                        sink.hit(entry.check, m.start(), m.end(), entry.label);
+                        entry.report(s, m.start(), m.end(), sink);
                     }
                 }
                 Target::Guard { regex } => {
@@ -732,7 +776,7 @@ impl StageMatcher {
         }
         for m in entry.exact.find_iter(s) {
             if entry.accepts(s, m.start(), m.end()) {
-                sink.hit(entry.check, m.start(), m.end(), entry.label);
+                entry.report(s, m.start(), m.end(), sink);
                 if !sink.every(entry.check) {
                     break;
                 }

@@ -10,6 +10,8 @@
     reason = "test code"
 )]
 
+#[path = "engine/detectors.rs"]
+mod detectors;
 #[path = "engine/fixtures.rs"]
 mod fixtures;
 #[path = "engine/limits.rs"]

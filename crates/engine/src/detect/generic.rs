@@ -304,22 +304,210 @@ fn secret_like(v: &str, min_len: usize) -> bool {
         && high_entropy(v)
 }
 
+/// A name lower-cased, with only its ASCII letters and digits.
+fn squeeze(key: &str) -> String {
+    key.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Whether a name is a password's: it holds `password`, `passwd`,
+/// `passphrase` or `pwd`, or ends in `pass` as a word of its own (`pass`,
+/// `DB_PASS`, `smtp.pass`, `SmtpPass`; not `bypass`, `compass`).
+pub(super) fn password_name(key: &str) -> bool {
+    let norm = squeeze(key);
+    if ["password", "passwd", "passphrase", "pwd"]
+        .iter()
+        .any(|w| norm.contains(w))
+    {
+        return true;
+    }
+    let Some(head) = key
+        .strip_suffix("pass")
+        .or_else(|| key.strip_suffix("Pass"))
+        .or_else(|| key.strip_suffix("PASS"))
+    else {
+        return false;
+    };
+    head.is_empty()
+        || head.ends_with(['_', '-', '.', ' '])
+        || (key.ends_with("Pass")
+            && head.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit()))
+}
+
+/// Words in a name that make it a secret's name (compared with the name
+/// squeezed: lower-case letters and digits).
+const SECRET_NAME_WORDS: &[&str] = &[
+    "secret",
+    "token",
+    "apikey",
+    "accesskey",
+    "authkey",
+    "privatekey",
+    "signingkey",
+    "encryptionkey",
+    "masterkey",
+    "credential",
+];
+
+/// What a name that is only `…_key` holds when it is not a secret: a
+/// database or cache key, a public key, a keyboard shortcut.
+const NOT_SECRET_KEYS: &[&str] = &[
+    "public",
+    "publishable",
+    "pub",
+    "primary",
+    "foreign",
+    "sort",
+    "partition",
+    "hash",
+    "range",
+    "cache",
+    "idempotency",
+    "idempotent",
+    "object",
+    "s3",
+    "host",
+    "ssh",
+    "dedup",
+    "dedupe",
+    "dedupl",
+    "lookup",
+    "group",
+    "row",
+    "column",
+    "message",
+    "kms",
+    "index",
+    "unique",
+    "composite",
+    "natural",
+    "surrogate",
+    "map",
+    "dict",
+    "hot",
+    "shortcut",
+    "keyboard",
+    "translation",
+    "i18n",
+    "locale",
+    "label",
+    "registry",
+    "routing",
+    "partitionkey",
+    "bucket",
+    "file",
+    "record",
+    "item",
+    "entity",
+    "state",
+    "session",
+    "storage",
+    "redis",
+    "memcache",
+    "queue",
+    "stream",
+    "topic",
+    "event",
+    "tracking",
+    "dedupkey",
+    "sign",
+    "verify",
+    "verification",
+];
+
+/// Whether a name is a secret's: it holds one of [`SECRET_NAME_WORDS`].
+pub(super) fn secret_name(key: &str) -> bool {
+    let norm = squeeze(key);
+    SECRET_NAME_WORDS.iter().any(|w| norm.contains(w))
+}
+
+/// Whether a name ends in `key` as a word of its own (`AZURE_STORAGE_KEY`,
+/// `license-key`, `mapsKey`) and is not one of [`NOT_SECRET_KEYS`] (with
+/// `STORAGE_KEY` alone a cache key, `AZURE_STORAGE_KEY` a credential).
+pub(super) fn key_name(key: &str) -> bool {
+    let head = if let Some(h) = key.strip_suffix("Key") {
+        if !h.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit()) {
+            return false;
+        }
+        h
+    } else if let Some(h) = key
+        .strip_suffix("_key")
+        .or_else(|| key.strip_suffix("-key"))
+        .or_else(|| key.strip_suffix(".key"))
+        .or_else(|| key.strip_suffix("_KEY"))
+        .or_else(|| key.strip_suffix("-KEY"))
+        .or_else(|| key.strip_suffix(".KEY"))
+    {
+        h
+    } else {
+        return false;
+    };
+    // The word before `key` decides: `partition_key` and `s3_object_key`
+    // are not secrets, `azure_storage_key` and `stripe_key` are (a name
+    // that is only `storage_key` is a cache's).
+    let word = head
+        .rsplit(['_', '-', '.'])
+        .next()
+        .map(|w| match w.rfind(|c: char| c.is_ascii_uppercase()) {
+            Some(i) if w.bytes().any(|b| b.is_ascii_lowercase()) => &w[i..],
+            _ => w,
+        })
+        .map(squeeze)
+        .unwrap_or_default();
+    let whole = squeeze(head);
+    !word.is_empty() && !NOT_SECRET_KEYS.contains(&word.as_str())
+        || (word == "storage" && whole != "storage")
+}
+
+/// Whether a value is a hash, a UUID or another identifier that a name
+/// ending in `key` holds when it is not a credential.
+fn identifier_like(v: &str) -> bool {
+    let hex = v.bytes().all(|b| b.is_ascii_hexdigit());
+    let uuid = v.len() == 36
+        && v.bytes().enumerate().all(|(i, b)| {
+            if [8, 13, 18, 23].contains(&i) {
+                b == b'-'
+            } else {
+                b.is_ascii_hexdigit()
+            }
+        });
+    hex || uuid
+}
+
+/// Whether `value`, assigned to the secret name `key`, is a secret: secret-like
+/// ([`secret_like`], 12+ characters); for a name that is only `…_key`, also
+/// 16+ characters with letters and digits and not a hash or UUID.
+fn secret_value(key: &str, value: &str) -> bool {
+    if describes_secret(key) || !(secret_name(key) || key_name(key)) || !secret_like(value, 12) {
+        return false;
+    }
+    secret_name(key)
+        || (value.len() >= 16
+            && value.bytes().any(|b| b.is_ascii_digit())
+            && value.bytes().any(|b| b.is_ascii_alphabetic())
+            && !identifier_like(value))
+}
+
 /// The name holds a secret (see [`describes_secret`]) and the value is
 /// secret-like, 12+ characters.
 pub(super) fn secret_assignment(m: &str) -> bool {
-    let Some((key, value)) = assigned_value(m) else {
+    let Some((key, value)) = assignment(m) else {
         return false;
     };
-    !describes_secret(key) && secret_like(value, 12)
+    secret_value(key, value)
 }
 
-/// The name holds a password and the value looks like a real one: 6–256
-/// characters, not a docs password, placeholder, word, reference, code,
-/// number, URL or path, not naming itself (`MyPassword1`).
-pub(super) fn password_assignment(m: &str) -> bool {
-    let Some((key, value)) = assigned_value(m) else {
-        return false;
-    };
+/// A JSON member whose name is a secret's and whose value is secret-like.
+pub(super) fn secret_pair(key: &str, value: &str) -> bool {
+    (secret_name(key) || key_name(key)) && !password_name(key) && secret_value(key, value)
+}
+
+/// Whether a value assigned to a password name looks like a real password:
+/// 6–256 characters, not a docs password, placeholder, word, reference,
+/// code, number, URL or path, not naming itself (`MyPassword1`).
+fn password_value(key: &str, value: &str) -> bool {
     !describes_secret(key)
         && (6..=256).contains(&value.len())
         && password_like("", value)
@@ -328,6 +516,176 @@ pub(super) fn password_assignment(m: &str) -> bool {
         && !all_digits(value)
         && !url_or_path(value)
         && entropy(value) >= 2.0
+}
+
+/// The name holds a password and the value looks like a real one
+/// ([`password_value`]).
+pub(super) fn password_assignment(m: &str) -> bool {
+    let Some((key, value)) = assignment(m) else {
+        return false;
+    };
+    password_value(key, value)
+}
+
+/// A JSON member whose name is a password's and whose value looks like one.
+pub(super) fn password_pair(key: &str, value: &str) -> bool {
+    password_name(key) && password_value(key, value)
+}
+
+/// A password or secret in XML: `<add key="SmtpPassword" value="…"/>`,
+/// `<password>…</password>`; judged as [`password_assignment`] or
+/// [`secret_assignment`] by its name.
+pub(super) fn xml_credential(m: &str) -> bool {
+    let Some((key, value)) = xml_assignment(m) else {
+        return false;
+    };
+    if password_name(key) {
+        password_value(key, value)
+    } else {
+        (secret_name(key) || key_name(key)) && secret_value(key, value)
+    }
+}
+
+/// The name and value of an XML setting: `key="NAME" value="VALUE"` (or
+/// `name=`), or `<NAME>VALUE</`.
+fn xml_assignment(m: &str) -> Option<(&str, &str)> {
+    if let Some(rest) = m.strip_prefix('<') {
+        let (name, rest) = rest.split_once('>')?;
+        return Some((name, rest.strip_suffix("</").unwrap_or(rest)));
+    }
+    let (_, rest) = m.split_once('=')?;
+    let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let rest = rest.get(1..)?;
+    let (name, rest) = rest.split_once(quote)?;
+    let (_, value) = rest.split_once('=')?;
+    let value = value.trim_start_matches(['"', '\'']);
+    Some((name, value.trim_end_matches(['"', '\''])))
+}
+
+/// A name and the value assigned to it: `name = value` in its many forms
+/// (see [`assigned_value`]), or a command-line flag and its argument
+/// (`--password VALUE`).
+fn assignment(m: &str) -> Option<(&str, &str)> {
+    if m.starts_with("--") {
+        let end = m.find(|c: char| c == '=' || c.is_whitespace())?;
+        let name = &m[2..end];
+        let value = m[end + 1..].trim();
+        let unquoted = ["\"", "'"]
+            .iter()
+            .find_map(|q| {
+                value
+                    .strip_prefix(q)
+                    .map(|v| v.strip_suffix(q).unwrap_or(v))
+            })
+            .unwrap_or(value);
+        return Some((name, unquoted));
+    }
+    assigned_value(m)
+}
+
+/// A password, token or key given to a command on its command line:
+/// `--password VALUE`, `mysql -pVALUE`, `docker login -p VALUE`,
+/// `curl -u user:VALUE`, `openssl … -passin pass:VALUE`, `keytool
+/// -storepass VALUE`; judged as [`password_assignment`] (or, for token and
+/// key flags, [`secret_assignment`]). Shell references (`$DB_PASS`,
+/// `"$(cat file)"`) are not secrets.
+pub(super) fn credential_argument(m: &str) -> bool {
+    let Some((flag, value)) = flag_and_value(m) else {
+        return false;
+    };
+    let value = value.strip_prefix("pass:").unwrap_or(value);
+    if value.starts_with(['$', '`']) || value.contains("$(") {
+        return false;
+    }
+    let (user, password) = match flag {
+        "-u" | "--user" => match value.split_once(':') {
+            Some(pair) => pair,
+            None => return false,
+        },
+        "-U" => match value.split_once('%') {
+            Some(pair) => pair,
+            None => return false,
+        },
+        _ => ("", value),
+    };
+    let name = flag.trim_start_matches('-');
+    if flag.starts_with("--") && !password_name(name) && name != "user" {
+        return secret_value(name, password);
+    }
+    password_like(user, password) && password_value("", password)
+}
+
+/// The flag and its value at the end of a command-line match: the last
+/// argument, unquoted, and the flag it belongs to (`-p 'x'`, `-px`,
+/// `-p'x'`, `--user=a:b`, `--password x`).
+fn flag_and_value(m: &str) -> Option<(&str, &str)> {
+    let m = m.trim_end();
+    let last = m.chars().last()?;
+    let (before, token) = if matches!(last, '"' | '\'') {
+        let body = &m[..m.len() - 1];
+        let open = body.rfind(last)?;
+        (&m[..open], &body[open + 1..])
+    } else {
+        let i = m.rfind([' ', '\t']).map_or(0, |i| i + 1);
+        (&m[..i], &m[i..])
+    };
+    if before.is_empty() || before.ends_with([' ', '\t']) {
+        // A separate argument, or a flag with its value attached.
+        if !matches!(last, '"' | '\'') && token.starts_with('-') {
+            if let Some((flag, value)) = token.split_once('=') {
+                return Some((flag, value));
+            }
+            let cut = if token.starts_with("--") {
+                return None;
+            } else {
+                2
+            };
+            return Some((token.get(..cut)?, token.get(cut..)?));
+        }
+        let flag = before.trim_end().rsplit([' ', '\t']).next()?;
+        return Some((flag, token));
+    }
+    // A quoted value attached to its flag: `-p'x'`, `--user="a:b"`.
+    let flag = before.rsplit([' ', '\t']).next()?;
+    Some((flag.trim_end_matches('='), token))
+}
+
+/// An AWS secret access key: 40 base64 characters (the last part of the
+/// match) with upper- and lower-case letters and digits, random, not a
+/// hexadecimal digest nor `…EXAMPLEKEY`.
+pub(super) fn aws_secret_value(v: &str) -> bool {
+    v.len() == 40
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'/' || b == b'+')
+        && v.bytes().any(|b| b.is_ascii_uppercase())
+        && v.bytes().any(|b| b.is_ascii_lowercase())
+        && v.bytes().any(|b| b.is_ascii_digit())
+        && super::validate::random_token(v)
+        && entropy(v) >= 4.0
+}
+
+/// A JSON member `"SecretAccessKey": "…"` / `"aws_secret_access_key": "…"`.
+pub(super) fn aws_secret_pair(key: &str, value: &str) -> bool {
+    let norm = squeeze(key);
+    (norm.contains("awssecret") || norm.contains("secretaccesskey")) && aws_secret_value(value)
+}
+
+/// A JSON member `"AccountKey": "…"` / `"storage_account_key": "…"` holding
+/// 86 base64 characters and `==`.
+pub(super) fn azure_storage_pair(key: &str, value: &str) -> bool {
+    let norm = squeeze(key);
+    (norm.ends_with("accountkey") || norm.ends_with("storagekey")) && azure_storage_value(value)
+}
+
+/// A 64-byte Azure Storage key in base64 (86 characters and `==`), random,
+/// not the Azurite emulator's published key.
+pub(super) fn azure_storage_value(v: &str) -> bool {
+    v.len() == 88
+        && v.ends_with("==")
+        && v[..86]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'/' || b == b'+')
+        && super::validate::random_token(&v[..86])
 }
 
 #[cfg(test)]

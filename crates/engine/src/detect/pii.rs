@@ -17,6 +17,18 @@ macro_rules! octet {
     };
 }
 
+/// Nine digits (or `AAA GG SSSS`) right after an SSN label: `SSN 123456789`,
+/// `"ssn": "123 45 6789"`, `social security no. 123456789`.
+macro_rules! ssn_labelled {
+    () => {
+        concat!(
+            r"|(?i:(?:\b|_)ssn|\bsocial[ _\-]?security(?:[ _\-]?(?:number|num|no\.?))?)\b",
+            r#"["']?[ \t]*(?:[#:=][ \t]*)?(?:(?i:is|no\.?|number|num)[ \t#:=]*)?["']?"#,
+            r"(?:[0-9]{9}|[0-9]{3} [0-9]{2} [0-9]{4})\b"
+        )
+    };
+}
+
 /// Every built-in personal-data detector, one per `pii` entity.
 pub(crate) const PII: &[Detector] = &[
     detector!(
@@ -61,12 +73,18 @@ pub(crate) const PII: &[Detector] = &[
             // validator can reject part numbers such as 12-345-67-8901.
             r"\b(?:[0-9]+-)*[0-9]{3}-[0-9]{2}-[0-9]{4}(?:-[0-9]+)*\b",
             // Without dashes only right after an SSN label.
-            r"|(?i:\bssn|\bsocial security (?:number|no\.?))[ \t#:]*",
-            r"(?:[0-9]{9}|[0-9]{3} [0-9]{2} [0-9]{4})\b"
+            ssn_labelled!(),
+            // A table (CSV, TSV, Markdown) with an `ssn` column: its header
+            // line and the rows after it that hold nine digits; the
+            // validator reports the column's cells.
+            r"|[^\r\n]*(?i:(?:\b|_)ssn)\b[^\r\n]*(?:\r?\n[ \t|:\-]*)?",
+            r"(?:\r?\n[^\r\n]*[0-9]{3}[ \-]?[0-9]{2}[ \-]?[0-9]{4}[^\r\n]*)+",
         ),
         Some(us_ssn),
-        "US Social Security number: AAA-GG-SSSS, or nine digits right after an SSN label (never-issued ranges excluded)",
-    ),
+        "US Social Security number: AAA-GG-SSSS, nine digits after an SSN label or in a table column named ssn (never-issued ranges excluded)",
+    )
+    .paired(ssn_pair)
+    .focused(ssn_spans),
     detector!(
         "iban",
         Pii,
@@ -301,9 +319,12 @@ fn credit_card(m: &str) -> bool {
     }
 }
 
-/// AAA-GG-SSSS (no longer dash-separated run), or the nine digits after an
-/// SSN label, in issued ranges.
+/// AAA-GG-SSSS (no longer dash-separated run), the nine digits after an
+/// SSN label, or a table's `ssn` column ([`ssn_spans`]), in issued ranges.
 fn us_ssn(m: &str) -> bool {
+    if m.contains('\n') {
+        return !ssn_spans(m).is_empty();
+    }
     if m.starts_with(|c: char| c.is_ascii_digit()) {
         let groups: Vec<&str> = m.split('-').collect();
         return matches!(groups[..], [area, group, serial]
@@ -311,8 +332,122 @@ fn us_ssn(m: &str) -> bool {
                 && ssn_ranges(area, group, serial));
     }
     // `SSN: 123456789`, `social security number 123 45 6789`.
-    let digits: String = m.chars().filter(char::is_ascii_digit).collect();
-    digits.len() == 9 && ssn_ranges(&digits[..3], &digits[3..5], &digits[5..])
+    ssn_digits(
+        m.rsplit(|c: char| !c.is_ascii_digit() && c != ' ')
+            .next()
+            .unwrap_or(m),
+    )
+}
+
+/// Nine digits, plain or grouped 3-2-4 with spaces or dashes, in issued ranges.
+fn ssn_digits(v: &str) -> bool {
+    let v = v.trim();
+    let plain = v.len() == 9 && all_digits(v);
+    let grouped = v.len() == 11
+        && matches!(v.as_bytes()[3], b' ' | b'-')
+        && v.as_bytes()[6] == v.as_bytes()[3]
+        && v.bytes()
+            .enumerate()
+            .all(|(i, b)| i == 3 || i == 6 || b.is_ascii_digit());
+    if !(plain || grouped) {
+        return false;
+    }
+    let digits: String = v.chars().filter(char::is_ascii_digit).collect();
+    ssn_ranges(&digits[..3], &digits[3..5], &digits[5..])
+}
+
+/// Whether a name is an SSN's: `ssn` as a word of it (`ssn`, `customer_ssn`,
+/// `SSN #`, `employeeSSN`) or `social security`.
+fn ssn_name(key: &str) -> bool {
+    let lower = key.to_ascii_lowercase();
+    let squeezed: String = lower.chars().filter(char::is_ascii_alphanumeric).collect();
+    if squeezed.contains("socialsecurity") {
+        return true;
+    }
+    // `employeeSSN`: an upper-case word in a camel-case name.
+    if key.contains("SSN") {
+        return true;
+    }
+    lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w == "ssn" || w == "ssns")
+}
+
+/// A JSON member named like an SSN holding nine digits (`"ssn": "123 45 6789"`).
+fn ssn_pair(key: &str, value: &str) -> bool {
+    ssn_name(key) && ssn_digits(value)
+}
+
+/// The spans a `us_ssn` match reports: the whole match, or for a table the
+/// cells of its `ssn` column that hold an SSN, and any other SSN in it.
+fn ssn_spans(m: &str) -> Vec<(usize, usize)> {
+    if !m.contains('\n') {
+        return vec![(0, m.len())];
+    }
+    let mut spans = table_cells(m);
+    // Labelled or dashed SSNs elsewhere in the match.
+    static SIMPLE: std::sync::LazyLock<Option<regex_automata::meta::Regex>> =
+        std::sync::LazyLock::new(|| {
+            regex_automata::meta::Regex::new(concat!(
+                r"\b(?:[0-9]+-)*[0-9]{3}-[0-9]{2}-[0-9]{4}(?:-[0-9]+)*\b",
+                ssn_labelled!()
+            ))
+            .ok()
+        });
+    if let Some(re) = SIMPLE.as_ref() {
+        for found in re.find_iter(m) {
+            let text = &m[found.range()];
+            if !text.contains('\n')
+                && us_ssn(text)
+                && !spans
+                    .iter()
+                    .any(|&(s, e)| s < found.end() && found.start() < e)
+            {
+                spans.push((found.start(), found.end()));
+            }
+        }
+    }
+    spans.sort_unstable();
+    spans
+}
+
+/// The cells of a table's `ssn` column that hold an SSN: the header is the
+/// first line, split on the first of `,`, tab, `;`, `|` it holds.
+fn table_cells(m: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut lines = m.split('\n');
+    let header = lines.next().unwrap_or_default();
+    let Some(sep) = [',', '\t', ';', '|']
+        .into_iter()
+        .find(|&c| header.contains(c))
+    else {
+        return spans;
+    };
+    let Some(column) = header
+        .split(sep)
+        .position(|h| ssn_name(h.trim().trim_matches(['"', '\'', '*', '`'])))
+    else {
+        return spans;
+    };
+    let mut offset = header.len() + 1;
+    for line in lines {
+        let mut at = offset;
+        for (i, cell) in line.split(sep).enumerate() {
+            if i == column {
+                let trimmed = cell.trim_end_matches('\r');
+                let inner = trimmed.trim().trim_matches(['"', '\'']);
+                if ssn_digits(inner)
+                    && let Some(start) = trimmed.find(inner)
+                {
+                    spans.push((at + start, at + start + inner.len()));
+                }
+                break;
+            }
+            at += cell.len() + sep.len_utf8();
+        }
+        offset += line.len() + 1;
+    }
+    spans
 }
 
 /// Never issued: area 000, 666, 900–999; group 00; serial 0000; and the

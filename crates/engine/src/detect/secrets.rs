@@ -9,13 +9,23 @@
 //! (`url_password`) and in `Authorization` headers.
 
 use super::generic::{
-    basic_auth_header, bearer_token, password_assignment, secret_assignment, url_password,
+    aws_secret_pair, aws_secret_value, azure_storage_pair, azure_storage_value, basic_auth_header,
+    bearer_token, credential_argument, password_assignment, password_pair, secret_assignment,
+    secret_pair, url_password, xml_credential,
 };
 use super::validate::{
-    all_digits, assigned_value, base62_6, base64_decode, crc32, entropy, is_placeholder,
-    random_token,
+    all_digits, base62_6, base64_decode, crc32, entropy, is_placeholder, random_token,
 };
 use super::{Detector, detector};
+
+/// A command-line argument holding a secret: quoted or a bare word (not
+/// starting with `-`), 4–256 characters (also written against its short
+/// flag: `-pSecret`, `-p'Secret'`).
+macro_rules! arg {
+    () => {
+        r#"(?:"[^"\r\n]{4,}"|'[^'\r\n]{4,}'|[^\s"'|;&<>\-][^\s"'|;&<>]{3,})"#
+    };
+}
 
 /// Every built-in credential detector.
 pub(crate) const SECRETS: &[Detector] = &[
@@ -30,13 +40,16 @@ pub(crate) const SECRETS: &[Detector] = &[
     detector!(
         "aws_secret_access_key",
         Secret,
-        concat!(
-            r#"(?i:aws[_.-]?secret[_.-]?(?:access[_.-]?)?key|secret[_.-]?access[_.-]?key)"#,
-            r#"(?:\\?["'])?[ \t]*(?:=>|:=|=|:)[ \t]*(?:\\?["'])?[A-Za-z0-9/+]{40,}"#
-        ),
+        // A name or a mention (`aws`, `secret`) and, within 80 characters
+        // on the same line, a run of 40 base64 characters: assigned
+        // (`aws_secret_access_key = …`) or written in prose or a log.
+        // The run is matched whole (with `-`, `_`, padding) so that the
+        // validator can turn away longer tokens.
+        r"(?i:\baws|secret)[^\r\n]{0,80}?[^A-Za-z0-9/+_\-][A-Za-z0-9/+_\-]{40,}=*",
         Some(aws_secret_access_key),
-        "AWS secret access key (40 base64 characters) assigned to an aws_secret_access_key-like name",
-    ),
+        "AWS secret access key (40 base64 characters) assigned to an aws_secret_access_key-like name or written near `aws` / `secret`",
+    )
+    .paired(aws_secret_pair),
     detector!(
         "gcp_api_key",
         Secret,
@@ -61,10 +74,14 @@ pub(crate) const SECRETS: &[Detector] = &[
     detector!(
         "azure_storage_key",
         Secret,
-        r#"(?i:account[_-]?key)["']?[ \t]*[:=][ \t]*["']?[A-Za-z0-9+/]{86}=="#,
+        // `AccountKey=` in a connection string, `AZURE_STORAGE_KEY=`, or a
+        // mention of Azure or storage and, within 80 characters on the
+        // same line, a 64-byte key in base64 (86 characters and `==`).
+        r"(?i:azure|storage|account[_-]?key)[^\r\n]{0,80}?[^A-Za-z0-9+/][A-Za-z0-9+/]{86}==",
         Some(azure_storage_key),
-        "Azure Storage account key (AccountKey=… in a connection string or config)",
-    ),
+        "Azure Storage account key (88 base64 characters ending `==`) after AccountKey=, an Azure or storage name or mention",
+    )
+    .paired(azure_storage_pair),
     detector!(
         "azure_client_secret",
         Secret,
@@ -330,6 +347,202 @@ pub(crate) const SECRETS: &[Detector] = &[
         "Sentry organization (sntrys_) or user (sntryu_) auth token",
     ),
     detector!(
+        "onepassword_token",
+        Secret,
+        r"\bops_eyJ[A-Za-z0-9+/]{250,}={0,3}",
+        Some(random_after::<4>),
+        "1Password service account token (ops_eyJ…, 250+ base64)",
+    ),
+    detector!(
+        "alibaba_access_key_id",
+        Secret,
+        r"\bLTAI[A-Za-z0-9]{12,20}\b",
+        Some(random_after::<4>),
+        "Alibaba Cloud AccessKey ID (LTAI + 12–20)",
+    ),
+    detector!(
+        "atlassian_api_token",
+        Secret,
+        r"\bATATT3[A-Za-z0-9_=-]{186,}",
+        Some(random_len::<6, 192>),
+        "Atlassian (Jira, Confluence) API token (ATATT3 + 186)",
+    ),
+    detector!(
+        "clojars_token",
+        Secret,
+        r"\bCLOJARS_[a-z0-9]{60,}",
+        Some(random_len::<8, 68>),
+        "Clojars deploy token (CLOJARS_ + 60)",
+    ),
+    detector!(
+        "dynatrace_token",
+        Secret,
+        r"\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b",
+        Some(random_after::<7>),
+        "Dynatrace API token (dt0c01.<24>.<64>)",
+    ),
+    detector!(
+        "easypost_api_key",
+        Secret,
+        r"\bEZAK[A-Za-z0-9]{54,}",
+        Some(random_len::<4, 58>),
+        "EasyPost production API key (EZAK + 54)",
+    ),
+    detector!(
+        "flyio_token",
+        Secret,
+        r"\b(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})",
+        Some(random_after::<4>),
+        "Fly.io access token (fo1_, fm1a_, fm1r_, fm2_)",
+    ),
+    detector!(
+        "gitlab_token",
+        Secret,
+        r"\bgl(?:dt|ft|soat|cbt|ptt|imt|agent|oas)-[0-9A-Za-z_.-]{20,}",
+        Some(after_dash),
+        "GitLab deploy, feed, SCIM, CI/CD job, pipeline trigger, incoming mail, agent or OAuth application token (gldt-, glft-, glsoat-, glcbt-, glptt-, glimt-, glagent-, gloas-)",
+    ),
+    detector!(
+        "heroku_api_key",
+        Secret,
+        r"\bHRKU-AA[0-9A-Za-z_-]{58}\b",
+        Some(random_after::<5>),
+        "Heroku API key (HRKU-AA + 58)",
+    ),
+    detector!(
+        "notion_token",
+        Secret,
+        r"\bntn_[0-9]{11}[A-Za-z0-9]{35}\b",
+        Some(random_after::<4>),
+        "Notion integration token (ntn_ + 11 digits + 35)",
+    ),
+    detector!(
+        "openshift_token",
+        Secret,
+        r"\bsha256~[A-Za-z0-9_-]{43}\b",
+        Some(random_after::<7>),
+        "OpenShift user or service account token (sha256~ + 43)",
+    ),
+    detector!(
+        "perplexity_api_key",
+        Secret,
+        r"\bpplx-[A-Za-z0-9]{48}\b",
+        Some(random_after::<5>),
+        "Perplexity API key (pplx- + 48)",
+    ),
+    detector!(
+        "planetscale_token",
+        Secret,
+        r"\bpscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}",
+        Some(after_underscore),
+        "PlanetScale service token, OAuth token or database password (pscale_tkn_, pscale_oauth_, pscale_pw_)",
+    ),
+    detector!(
+        "prefect_api_key",
+        Secret,
+        r"\bpnu_[A-Za-z0-9]{36}\b",
+        Some(random_after::<4>),
+        "Prefect Cloud API key (pnu_ + 36)",
+    ),
+    detector!(
+        "rubygems_api_key",
+        Secret,
+        r"\brubygems_[a-f0-9]{48}\b",
+        Some(random_after::<9>),
+        "RubyGems API key (rubygems_ + 48 hex)",
+    ),
+    detector!(
+        "brevo_api_key",
+        Secret,
+        r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b",
+        Some(random_after::<8>),
+        "Brevo (Sendinblue) API key (xkeysib- + 64 hex + 16)",
+    ),
+    detector!(
+        "shippo_token",
+        Secret,
+        r"\bshippo_live_[a-fA-F0-9]{40}\b",
+        Some(random_after::<12>),
+        "Shippo live API token (shippo_live_ + 40 hex)",
+    ),
+    detector!(
+        "square_token",
+        Secret,
+        r"\b(?:EAAA[A-Za-z0-9_-]{60}|sq0atp-[A-Za-z0-9_-]{22}|sq0csp-[A-Za-z0-9_-]{43})\b",
+        Some(random_after::<4>),
+        "Square access token (EAAA + 60, sq0atp- + 22) or OAuth secret (sq0csp- + 43)",
+    ),
+    detector!(
+        "docker_hub_token",
+        Secret,
+        r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}",
+        Some(random_after::<9>),
+        "Docker Hub personal or organization access token (dckr_pat_, dckr_oat_)",
+    ),
+    detector!(
+        "xai_api_key",
+        Secret,
+        r"\bxai-[A-Za-z0-9]{80}\b",
+        Some(random_after::<4>),
+        "xAI (Grok) API key (xai- + 80)",
+    ),
+    detector!(
+        "openrouter_api_key",
+        Secret,
+        r"\bsk-or-v1-[a-f0-9]{64}\b",
+        Some(random_after::<9>),
+        "OpenRouter API key (sk-or-v1- + 64 hex)",
+    ),
+    detector!(
+        "langsmith_api_key",
+        Secret,
+        r"\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b",
+        Some(random_after::<8>),
+        "LangSmith personal access token or service key (lsv2_pt_, lsv2_sk_)",
+    ),
+    detector!(
+        "tavily_api_key",
+        Secret,
+        r"\btvly-(?:dev-|prod-)?[A-Za-z0-9]{32}\b",
+        Some(after_dash),
+        "Tavily API key (tvly- + 32)",
+    ),
+    detector!(
+        "replicate_api_token",
+        Secret,
+        r"\br8_[A-Za-z0-9]{37}\b",
+        Some(random_after::<3>),
+        "Replicate API token (r8_ + 37)",
+    ),
+    detector!(
+        "artifactory_token",
+        Secret,
+        r"\b(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})\b",
+        Some(artifactory_token),
+        "JFrog Artifactory API key (AKCp + 69) or reference token (base64 of reftkn:…)",
+    ),
+    detector!(
+        "teams_webhook_url",
+        Secret,
+        r"https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[a-f0-9-]{36}@[a-f0-9-]{36}/IncomingWebhook/[a-f0-9]{32}/[a-f0-9-]{36}",
+        Some(teams_webhook_url),
+        "Microsoft Teams incoming webhook URL",
+    ),
+    detector!(
+        "discord_webhook_url",
+        Secret,
+        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,}",
+        Some(discord_webhook_url),
+        "Discord webhook URL (…/api/webhooks/<id>/<token>)",
+    ),
+    detector!(
+        "mapbox_secret_token",
+        Secret,
+        r"\bsk\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{22,}",
+        Some(mapbox_secret_token),
+        "Mapbox secret access token (sk.eyJ…, its middle part decodes to JSON)",
+    ),
+    detector!(
         "age_secret_key",
         Secret,
         r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b",
@@ -340,12 +553,16 @@ pub(crate) const SECRETS: &[Detector] = &[
         "private_key",
         Secret,
         concat!(
-            r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----",
-            r"(?:[A-Za-z0-9+/=:,.\\\s]|-[A-Za-z0-9])*",
-            r"(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----)?"
+            r"(?:-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----",
+            r"|---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----",
+            r"|PuTTY-User-Key-File-[0-9]: [^\r\n]*(?:\r?\n[^\r\n]*)*?\r?\nPrivate-Lines: [0-9]+)",
+            // Base64 lines, and `Name: value` header lines (encrypted PEM,
+            // PGP armor, SSH2 comments).
+            r"(?:[A-Za-z][A-Za-z-]*: [^\r\n]*\r?\n|[A-Za-z0-9+/=:,.\\\s]|-[A-Za-z0-9])*",
+            r"(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|---- END SSH2 ENCRYPTED PRIVATE KEY ----)?"
         ),
         Some(private_key),
-        "PEM / OpenSSH / PGP private key block, header to footer (public keys and certificates never match)",
+        "Private key (PEM: RSA, EC, DSA, PKCS#8, encrypted; OpenSSH, PGP, SSH2, PuTTY), header to footer or cut short (public keys and certificates never match)",
     ),
     // --- Generic credentials --------------------------------------------------
     detector!(
@@ -380,27 +597,73 @@ pub(crate) const SECRETS: &[Detector] = &[
         "password_assignment",
         Secret,
         concat!(
-            r"(?i)[a-z0-9_.-]*(?:pass(?:word|wd|phrase)|pwd)[a-z0-9_.-]*",
+            r"(?i)(?:[a-z0-9_.-]*(?:pass(?:word|wd|phrase)|pwd)[a-z0-9_.-]*|(?:[a-z0-9_.-]*[_.-]|\b)pass)",
             r#"(?:\\?["'])?[ \t]*(?:=>|:=|=|:)[ \t]*"#,
             // The validator wants 6 characters or more.
             r#"(?:"[^"\r\n]{6,}"|'[^'\r\n]{6,}'|\\"[^"\\\r\n]{6,}\\"|[^\s"'\\,;&]{6,})"#
         ),
         Some(password_assignment),
         "A password assigned to a password-like name (password=, DB_PASSWORD:, \"passwd\": …) that is not a placeholder, word or reference",
-    ),
+    )
+    .paired(password_pair),
     detector!(
         "secret_assignment",
         Secret,
         concat!(
-            r"(?i)[a-z0-9_.-]*(?:secret|token|api[_.-]?key|apikey|access[_.-]?key|auth[_.-]?key",
+            r"(?i)(?:[a-z0-9_.-]*(?:secret|token|api[_.-]?key|apikey|access[_.-]?key|auth[_.-]?key",
             r"|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|credentials?)",
-            r"[a-z0-9_.-]*",
+            r"[a-z0-9_.-]*|[a-z0-9_.-]*(?:[_.-]key|(?-i:[a-z0-9]Key)))",
             r#"(?:\\?["'])?[ \t]*(?:=>|:=|=|:)[ \t]*"#,
             // The validator wants 12 characters or more.
             r#"(?:"[^"\r\n]{12,}"|'[^'\r\n]{12,}'|\\"[^"\\\r\n]{12,}\\"|[^\s"'\\,;&]{12,})"#
         ),
         Some(secret_assignment),
-        "A high-entropy value assigned to a secret-like name (api_key=, token:, client_secret, …)",
+        "A high-entropy value assigned to a secret-like name (api_key=, token:, client_secret, AZURE_STORAGE_KEY=, …)",
+    )
+    .paired(secret_pair),
+    detector!(
+        "xml_credential",
+        Secret,
+        concat!(
+            r#"(?i:key|name)=["'][^"'<>\r\n]{1,64}["'][ \t]+(?i:value)=["'][^"'\r\n]{6,}"#,
+            r"|(?i)<[a-z0-9_.:-]*(?:pass|pwd|secret|token|key|credential)[a-z0-9_.:-]*>[^<\s]{6,}</"
+        ),
+        Some(xml_credential),
+        "A password or secret in XML configuration: <add key=\"SmtpPassword\" value=\"…\"/>, <password>…</password>",
+    ),
+    detector!(
+        "credential_argument",
+        Secret,
+        concat!(
+            r"--(?:[a-z0-9]+-)*(?:password|passwd|pass|pwd|passphrase|token|secret|api-key|apikey|access-key|secret-key|client-secret|auth-token)[ \t]+",
+            arg!(),
+            r"|\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlslap|mariadb|mariadb-dump|mariadb-admin|7z|7za|7zr)\b[^\r\n|;&]*?[ \t]-p",
+            arg!(),
+            r"|\blogin\b[^\r\n|;&]*?[ \t]-p[ \t]+",
+            arg!(),
+            r"|\bsshpass[ \t]+-p[ \t]*",
+            arg!(),
+            r"|\b(?:curl|wget)\b[^\r\n|;&]*?[ \t](?:-u|--user)(?:[ \t]+|=)",
+            r#"(?:"[^"\r\n:]*:[^"\r\n]{4,}"|'[^'\r\n:]*:[^'\r\n]{4,}'|[^\s"':|;&<>]*:[^\s"'|;&<>]{4,})"#,
+            r"|\bredis-cli\b[^\r\n|;&]*?[ \t]-a[ \t]+",
+            arg!(),
+            r"|\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn)\b[^\r\n|;&]*?[ \t]-w[ \t]+",
+            arg!(),
+            r"|\b(?:sqlcmd|bcp|osql|isql)\b[^\r\n|;&]*?[ \t]-P[ \t]*",
+            arg!(),
+            r"|\b(?:zip|unzip)\b[^\r\n|;&]*?[ \t]-P[ \t]+",
+            arg!(),
+            r"|\bmongo(?:sh|dump|restore|import|export)?\b[^\r\n|;&]*?[ \t]-p[ \t]+",
+            arg!(),
+            r"|\bsmbclient\b[^\r\n|;&]*?[ \t]-U[ \t]*",
+            r#"(?:"[^"\r\n%]*%[^"\r\n]{4,}"|'[^'\r\n%]*%[^'\r\n]{4,}'|[^\s"'%|;&<>]*%[^\s"'|;&<>]{4,})"#,
+            r"|[ \t]-pass(?:in|out)?[ \t]+",
+            r#"(?:"pass:[^"\r\n]{4,}"|'pass:[^'\r\n]{4,}'|pass:[^\s"'|;&<>]{4,})"#,
+            r"|[ \t]-(?:src|dest)?(?:storepass|keypass)[ \t]+",
+            arg!(),
+        ),
+        Some(credential_argument),
+        "A password, token or key given to a command on its command line (--password …, mysql -p…, docker login -p …, curl -u user:…, openssl -passin pass:…)",
     ),
 ];
 
@@ -423,23 +686,79 @@ fn random_len<const N: usize, const LEN: usize>(m: &str) -> bool {
     m.len() == LEN && random_token(tail(m, N))
 }
 
-/// Exactly 40 base64 characters with both cases, not `…EXAMPLEKEY`.
-fn aws_secret_access_key(m: &str) -> bool {
-    let Some((_, v)) = assigned_value(m) else {
-        return false;
-    };
-    v.len() == 40
-        && v.bytes().any(|b| b.is_ascii_uppercase())
-        && v.bytes().any(|b| b.is_ascii_lowercase())
-        && random_token(v)
+/// The random part after the prefix's last `-`.
+fn after_dash(m: &str) -> bool {
+    random_token(m.rsplit('-').next().unwrap_or_default())
 }
 
-/// A random 64-byte key, not the Azurite emulator's published one.
-fn azure_storage_key(m: &str) -> bool {
-    let Some((_, v)) = assigned_value(m) else {
+/// The random part after the prefix (`pscale_tkn_…`): the third `_` part on.
+fn after_underscore(m: &str) -> bool {
+    random_token(m.splitn(3, '_').nth(2).unwrap_or_default())
+}
+
+/// An API key's random body, or a reference token that decodes to `reftkn:`.
+fn artifactory_token(m: &str) -> bool {
+    match m.strip_prefix("AKCp") {
+        Some(body) => body.len() == 69 && random_token(body),
+        None => {
+            m.len() == 64
+                && base64_decode(m).is_some_and(|d| d.starts_with(b"reftkn:"))
+                && random_token(tail(m, 8))
+        }
+    }
+}
+
+/// The webhook's 32-hex secret part is random.
+fn teams_webhook_url(m: &str) -> bool {
+    m.split("/IncomingWebhook/")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .is_some_and(|secret| secret.len() == 32 && random_token(secret))
+}
+
+/// The webhook's token (last segment, 68 characters) is random.
+fn discord_webhook_url(m: &str) -> bool {
+    let token = m.rsplit('/').next().unwrap_or_default();
+    (60..=80).contains(&token.len()) && random_token(token)
+}
+
+/// The middle part decodes to a JSON object (`{"u":"…","a":"…"}`) and the
+/// signature is random.
+fn mapbox_secret_token(m: &str) -> bool {
+    let mut parts = m.split('.').skip(1);
+    let (Some(claims), Some(signature)) = (parts.next(), parts.next()) else {
         return false;
     };
-    random_token(v.trim_end_matches('='))
+    let claims_ok = base64_decode(claims)
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|v| v.get("u").is_some());
+    claims_ok && random_token(signature)
+}
+
+/// The run of 40 base64 characters that ends the match ([`aws_secret_value`]);
+/// a longer run, or one followed by padding, is another token.
+fn aws_secret_access_key(m: &str) -> bool {
+    if m.ends_with('=') {
+        return false;
+    }
+    let start = m
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '/' | '+' | '_' | '-')))
+        .map_or(0, |i| i + 1);
+    let key = &m[start..];
+    // Near `secret` alone (`client_secret: …`) a run of 40 letters and
+    // digits is as likely another service's secret: an AWS key then needs
+    // the `/` or `+` that base64 of random bytes almost always has.
+    let lower = m.to_ascii_lowercase();
+    let aws = lower.contains("aws")
+        || lower.contains("access")
+        || m.contains("AKIA")
+        || m.contains("ASIA");
+    (aws || key.contains(['/', '+'])) && aws_secret_value(key)
+}
+
+/// The 88 characters that end the match ([`azure_storage_value`]).
+fn azure_storage_key(m: &str) -> bool {
+    m.len() >= 88 && m.is_char_boundary(m.len() - 88) && azure_storage_value(&m[m.len() - 88..])
 }
 
 /// Classic GitHub tokens end in the CRC-32 of their 30 random characters,
@@ -588,12 +907,45 @@ fn bech32_valid(s: &str) -> bool {
     data.len() >= 6 && polymod(&mut values.into_iter()) == 1
 }
 
-/// A private key block needs a body: at least 64 base64 characters of high
-/// entropy, so `-----BEGIN PRIVATE KEY-----\n...\n-----END…` in docs does
-/// not count.
+/// The first base64 characters of keys of a kind, the same in every key
+/// (ASN.1 lengths and algorithm identifiers, the OpenSSH magic): not key
+/// material.
+const KEY_PREAMBLES: &[&str] = &[
+    "b3BlbnNzaC1rZXktdjEAAAAA",
+    "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+    "MIIJQwIBADANBgkqhkiG9w0BAQEFAASC",
+    "MIIJQgIBADANBgkqhkiG9w0BAQEFAASC",
+    "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg",
+    "MC4CAQAwBQYDK2VwBCIEI",
+    "MIIEpAIBAAKCAQEA",
+    "MIIEowIBAAKCAQEA",
+    "MIIJKAIBAAKCAgEA",
+    "MIIJKQIBAAKCAgEA",
+    "MHcCAQEEI",
+];
+
+/// A private key needs key material after its header: 64 base64
+/// characters or more with 4+ bits of entropy per character, or, when the
+/// body is cut short, 16 or more beyond the kind's fixed preamble, on lines
+/// of their own, with both cases and digits and no placeholder in it
+/// (`...`, `<your key here>`, `xxxx`). Docs' bodies
+/// (`...`, `MIIEpAIBAAKCAQEA...`, `YOUR_KEY_HERE`) do not count.
 fn private_key(m: &str) -> bool {
-    let after_header = m.splitn(3, "-----").nth(2).unwrap_or_default();
-    let body = after_header.split("-----END").next().unwrap_or_default();
+    let body = if let Some(at) = m.find("Private-Lines:") {
+        // PuTTY: the private lines follow their count.
+        m[at..].split_once('\n').map_or("", |(_, rest)| rest)
+    } else {
+        let header_end = m
+            .find("PRIVATE KEY")
+            .map(|i| i + "PRIVATE KEY".len())
+            .unwrap_or_default();
+        m[header_end..].trim_start_matches([' ', 'B', 'L', 'O', 'C', 'K', '-'])
+    };
+    let body = body
+        .split("-----END")
+        .next()
+        .and_then(|b| b.split("---- END").next())
+        .unwrap_or_default();
     // Skip `Key: value` header lines of encrypted PEM and PGP armor.
     let b64: String = body
         .lines()
@@ -601,7 +953,31 @@ fn private_key(m: &str) -> bool {
         .flat_map(str::chars)
         .filter(|c| c.is_ascii_alphanumeric() || *c == '+' || *c == '/')
         .collect();
-    b64.len() >= 64 && entropy(&b64) >= 4.0
+    if b64.len() >= 64 && entropy(&b64) >= 4.0 {
+        return true;
+    }
+    let material = KEY_PREAMBLES
+        .iter()
+        .find_map(|p| b64.strip_prefix(p))
+        .unwrap_or(&b64);
+    // Key material is base64 on lines of their own: no words with spaces
+    // between them, letters of both cases and digits.
+    let prose = body
+        .lines()
+        .any(|l| !l.contains(':') && l.trim().contains([' ', '\t']));
+    let lower = material.to_ascii_lowercase();
+    !prose
+        && material.len() >= 16
+        && material.bytes().any(|b| b.is_ascii_uppercase())
+        && material.bytes().any(|b| b.is_ascii_lowercase())
+        && material.bytes().any(|b| b.is_ascii_digit())
+        && !body.contains("...")
+        && ![
+            "your", "here", "example", "xxxx", "paste", "insert", "redacted",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
+        && entropy(material) >= 3.0
 }
 
 /// Header and payload decode to JSON objects, the header names an `alg`,

@@ -104,27 +104,59 @@ pub(crate) fn number_text(n: &serde_json::Number) -> String {
     n.to_string()
 }
 
-fn walk(value: &Value, ptr: &mut String, kinds: Kinds, f: &mut impl FnMut(&str, FieldKind, &str)) {
+/// Member names under which an object holds the name of its `value`
+/// member: `{"name": "DB_PASSWORD", "value": "…"}` (Kubernetes `env`,
+/// ECS task definitions), `{"Key": "…", "Value": "…"}` (tags, SSM),
+/// `{"ParameterKey": "…", "ParameterValue": "…"}` (CloudFormation).
+const NAME_MEMBERS: &[&str] = &[
+    "name",
+    "Name",
+    "key",
+    "Key",
+    "ParameterKey",
+    "ParameterName",
+    "OptionName",
+];
+
+/// The members that hold the value named by one of [`NAME_MEMBERS`].
+const VALUE_MEMBERS: &[&str] = &["value", "Value", "ParameterValue"];
+
+/// Walks a JSON value; `name` is the member name a leaf's value is given
+/// (its own member's, or for an array's items the array's).
+fn walk(
+    value: &Value,
+    ptr: &mut String,
+    kinds: Kinds,
+    name: Option<&str>,
+    f: &mut impl FnMut(&str, FieldKind, &str, Option<&str>),
+) {
     match value {
-        Value::String(s) => f(ptr, kinds.string, s),
+        Value::String(s) => f(ptr, kinds.string, s, name),
         Value::Number(n) => {
             let text = number_text(n);
-            f(ptr, kinds.number, &text);
+            f(ptr, kinds.number, &text, name);
         }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 let len = ptr.len();
                 pointer::push_index(ptr, i);
-                walk(item, ptr, kinds, f);
+                walk(item, ptr, kinds, name, f);
                 ptr.truncate(len);
             }
         }
         Value::Object(members) => {
+            let named = NAME_MEMBERS
+                .iter()
+                .find_map(|k| members.get(*k).and_then(Value::as_str));
             for (key, item) in members {
                 let len = ptr.len();
                 pointer::push(ptr, key);
-                f(ptr, kinds.key, key);
-                walk(item, ptr, kinds, f);
+                f(ptr, kinds.key, key, None);
+                let name = match named {
+                    Some(n) if VALUE_MEMBERS.contains(&key.as_str()) => n,
+                    _ => key.as_str(),
+                };
+                walk(item, ptr, kinds, Some(name), f);
                 ptr.truncate(len);
             }
         }
@@ -132,52 +164,53 @@ fn walk(value: &Value, ptr: &mut String, kinds: Kinds, f: &mut impl FnMut(&str, 
     }
 }
 
-/// Calls `f(pointer, kind, text)` for every string the stage scans.
+/// Calls `f(pointer, kind, text, name)` for every string the stage scans;
+/// `name` is the JSON member name the string is the value of, if any.
 pub(crate) fn for_each_string(
     request: &CheckRequest,
     stage: Stage,
-    mut f: impl FnMut(&str, FieldKind, &str),
+    mut f: impl FnMut(&str, FieldKind, &str, Option<&str>),
 ) {
     let mut ptr = String::with_capacity(64);
     match stage {
         Stage::ToolUse => {
             if let Some(args) = request.tool.as_ref().and_then(|t| t.arguments.as_ref()) {
                 ptr.push_str("/tool/arguments");
-                walk(args, &mut ptr, ARGS, &mut f);
+                walk(args, &mut ptr, ARGS, None, &mut f);
             }
         }
         Stage::ToolOutput => {
             if let Some(tool) = &request.tool {
                 match &tool.output {
-                    Some(Value::String(s)) => f("/tool/output", FieldKind::OutputText, s),
+                    Some(Value::String(s)) => f("/tool/output", FieldKind::OutputText, s, None),
                     Some(other) => {
                         ptr.push_str("/tool/output");
-                        walk(other, &mut ptr, OUTPUT, &mut f);
+                        walk(other, &mut ptr, OUTPUT, None, &mut f);
                     }
                     None => {}
                 }
                 if let Some(e) = &tool.error {
-                    f("/tool/error", FieldKind::ToolError, e);
+                    f("/tool/error", FieldKind::ToolError, e, None);
                 }
             }
         }
         Stage::Action => {
             if let Some(action) = &request.action {
                 if let Some(d) = &action.description {
-                    f("/action/description", FieldKind::ActionText, d);
+                    f("/action/description", FieldKind::ActionText, d, None);
                 }
                 if let Some(o) = &action.operation {
-                    f("/action/operation", FieldKind::ActionText, o);
+                    f("/action/operation", FieldKind::ActionText, o, None);
                 }
                 if let Some(u) = action.resource.as_ref().and_then(|r| r.uri.as_ref()) {
-                    f("/action/resource/uri", FieldKind::ActionText, u);
+                    f("/action/resource/uri", FieldKind::ActionText, u, None);
                 }
                 for (i, t) in action.targets.iter().flatten().enumerate() {
                     ptr.clear();
                     ptr.push_str("/action/targets");
                     pointer::push_index(&mut ptr, i);
                     ptr.push_str("/uri");
-                    f(&ptr, FieldKind::ActionText, &t.uri);
+                    f(&ptr, FieldKind::ActionText, &t.uri, None);
                 }
                 if let Some(attrs) = &action.attributes {
                     ptr.clear();
@@ -185,8 +218,8 @@ pub(crate) fn for_each_string(
                     for (key, item) in attrs {
                         let len = ptr.len();
                         pointer::push(&mut ptr, key);
-                        f(&ptr, FieldKind::AttributeKey, key);
-                        walk(item, &mut ptr, ATTRS, &mut f);
+                        f(&ptr, FieldKind::AttributeKey, key, None);
+                        walk(item, &mut ptr, ATTRS, Some(key), &mut f);
                         ptr.truncate(len);
                     }
                 }
@@ -195,6 +228,6 @@ pub(crate) fn for_each_string(
         _ => {}
     }
     if let Some(content) = &request.content {
-        f("/content", FieldKind::Content, content);
+        f("/content", FieldKind::Content, content, None);
     }
 }

@@ -216,7 +216,43 @@ GEN = {
         ]
     )(),
     "age_secret_key": age_key,
+    "onepassword_token": lambda: "ops_" + b64(json.dumps({"signInAddress": "my.1password.com", "userAuth": {"method": "SRPg-4096", "alg": "PBES2g-HS256", "iterations": 650000, "salt": rs(B64URL, 22)}, "email": rs(LOWER, 12) + "@1passwordserviceaccounts.com", "srpX": rs(HEX, 64), "muk": {"alg": "A256GCM", "ext": True, "k": rs(B64URL, 43), "key_ops": ["encrypt", "decrypt"], "kty": "oct", "kid": "mp"}, "secretKey": "A3-" + rs(UPPER + DIGITS, 6), "throttleSecret": {"seed": rs(HEX, 64), "deviceUuid": rs(LOWER + DIGITS, 26)}, "deviceUuid": rs(LOWER + DIGITS, 26)}).encode()).rstrip("="),
+    "alibaba_access_key_id": lambda: "LTAI" + rs(ALNUM, R.choice([12, 16, 20])),
+    "atlassian_api_token": lambda: "ATATT3xFfGF0" + rs(ALNUM + "-_", 171) + "=" + rs(HEX.upper(), 8),
+    "clojars_token": lambda: "CLOJARS_" + rs(LOWER + DIGITS, 60),
+    "dynatrace_token": lambda: f"dt0c01.{rs(UPPER + DIGITS, 24)}.{rs(UPPER + DIGITS, 64)}",
+    "easypost_api_key": lambda: "EZAK" + rs(ALNUM, 54),
+    "flyio_token": lambda: R.choice([lambda: "fo1_" + rs(B64URL, 43), lambda: "fm2_" + b64(rand_bytes(120))])(),
+    "gitlab_token": lambda: R.choice(["gldt-", "glft-", "glsoat-", "glcbt-64_", "glptt-", "glimt-"]) + rs(ALNUM + "-_", 20),
+    "heroku_api_key": lambda: "HRKU-AA" + rs(ALNUM + "-_", 58),
+    "notion_token": lambda: "ntn_" + rs(DIGITS, 11) + rs(ALNUM, 35),
+    "openshift_token": lambda: "sha256~" + rs(B64URL, 43),
+    "perplexity_api_key": lambda: "pplx-" + rs(ALNUM, 48),
+    "planetscale_token": lambda: R.choice(["pscale_tkn_", "pscale_oauth_", "pscale_pw_"]) + rs(ALNUM + "_", 43),
+    "prefect_api_key": lambda: "pnu_" + rs(ALNUM, 36),
+    "rubygems_api_key": lambda: "rubygems_" + rs(HEX, 48),
+    "brevo_api_key": lambda: f"xkeysib-{rs(HEX, 64)}-{rs(ALNUM, 16)}",
+    "shippo_token": lambda: "shippo_live_" + rs(HEX, 40),
+    "square_token": lambda: R.choice([lambda: "EAAA" + rs(ALNUM + "-_", 60), lambda: "sq0atp-" + rs(ALNUM + "-_", 22), lambda: "sq0csp-" + rs(ALNUM + "-_", 43)])(),
+    "docker_hub_token": lambda: "dckr_pat_" + rs(ALNUM + "-_", 27),
+    "xai_api_key": lambda: "xai-" + rs(ALNUM, 80),
+    "openrouter_api_key": lambda: "sk-or-v1-" + rs(HEX, 64),
+    "langsmith_api_key": lambda: f"lsv2_{R.choice(['pt', 'sk'])}_{rs(HEX, 32)}_{rs(HEX, 10)}",
+    "tavily_api_key": lambda: "tvly-" + R.choice(["", "dev-"]) + rs(ALNUM, 32),
+    "replicate_api_token": lambda: "r8_" + rs(ALNUM, 37),
+    "artifactory_token": lambda: R.choice([lambda: "AKCp" + rs(ALNUM, 69), lambda: reference_token()])(),
+    "teams_webhook_url": lambda: f"https://acme.webhook.office.com/webhookb2/{uuid()}@{uuid()}/IncomingWebhook/{rs(HEX, 32)}/{uuid()}",
+    "discord_webhook_url": lambda: f"https://discord.com/api/webhooks/{R.randrange(10**17, 10**19)}/{rs(B64URL, 68)}",
+    "mapbox_secret_token": lambda: "sk." + b64url(json.dumps({"u": rs(LOWER, 8), "a": rs(LOWER + DIGITS, 25)}, separators=(",", ":")).encode()) + "." + rs(B64URL, 22),
 }
+
+
+def reference_token():
+    while True:
+        raw = b"reftkn:01:" + str(R.randrange(10**9, 10**10)).encode() + b":" + rs(ALNUM, 27).encode()
+        t = b64(raw).rstrip("=")
+        if len(t) == 64 and t.isalnum():
+            return t
 
 # Names under which a token is typically configured: (env name, detector-generic?)
 ENV_NAMES = {
@@ -261,6 +297,34 @@ ENV_NAMES = {
     "linear_api_key": "LINEAR_API_KEY",
     "sentry_token": "SENTRY_AUTH_TOKEN",
     "age_secret_key": "SOPS_AGE_KEY",
+    "onepassword_token": "OP_SERVICE_ACCOUNT_TOKEN",
+    "alibaba_access_key_id": "ALIBABA_CLOUD_ACCESS_KEY_ID",
+    "atlassian_api_token": "JIRA_API_TOKEN",
+    "clojars_token": "CLOJARS_DEPLOY_TOKEN",
+    "dynatrace_token": "DT_API_TOKEN",
+    "easypost_api_key": "EASYPOST_API_KEY",
+    "flyio_token": "FLY_API_TOKEN",
+    "gitlab_token": "CI_DEPLOY_TOKEN",
+    "heroku_api_key": "HEROKU_API_KEY",
+    "notion_token": "NOTION_TOKEN",
+    "openshift_token": "OPENSHIFT_TOKEN",
+    "perplexity_api_key": "PERPLEXITY_API_KEY",
+    "planetscale_token": "PLANETSCALE_SERVICE_TOKEN",
+    "prefect_api_key": "PREFECT_API_KEY",
+    "rubygems_api_key": "GEM_HOST_API_KEY",
+    "brevo_api_key": "BREVO_API_KEY",
+    "shippo_token": "SHIPPO_API_TOKEN",
+    "square_token": "SQUARE_ACCESS_TOKEN",
+    "docker_hub_token": "DOCKERHUB_TOKEN",
+    "xai_api_key": "XAI_API_KEY",
+    "openrouter_api_key": "OPENROUTER_API_KEY",
+    "langsmith_api_key": "LANGSMITH_API_KEY",
+    "tavily_api_key": "TAVILY_API_KEY",
+    "replicate_api_token": "REPLICATE_API_TOKEN",
+    "artifactory_token": "ARTIFACTORY_API_KEY",
+    "teams_webhook_url": "TEAMS_WEBHOOK_URL",
+    "discord_webhook_url": "DISCORD_WEBHOOK_URL",
+    "mapbox_secret_token": "MAPBOX_SECRET_TOKEN",
 }
 
 SECRETISH = ("SECRET", "TOKEN", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL")
@@ -274,22 +338,84 @@ def generic_labels(name, value):
     # The name describes something else when it ends in _ID, _URL, ….
     if up.endswith(("_ID", "_URL")):
         return out
-    if any(w in up for w in SECRETISH):
-        out.append("secret_assignment")
-    if any(w in up for w in PASSWORDISH):
+    if identifier_like(value) or re.search(r"(?i)secret|token|password|passwd|api[_-]?key|credential", value):
+        return out
+    if any(w in up for w in PASSWORDISH) or up.endswith("_PASS"):
         out.append("password_assignment")
+    elif any(w in up for w in SECRETISH) or (key_named(up) and key_value(value)):
+        out.append("secret_assignment")
     return out
+
+
+# Words before `_KEY` that name something other than a credential.
+NOT_SECRET_KEYS = set("""public publishable pub primary foreign sort partition hash range cache
+idempotency idempotent object s3 host ssh dedup dedupe dedupl lookup group row column message kms
+index unique composite natural surrogate map dict hot shortcut keyboard translation i18n locale
+label registry routing partitionkey bucket file record item entity state session storage redis
+memcache queue stream topic event tracking dedupkey sign verify verification""".split())
+
+
+def word_letters(s):
+    upper = sum(c.isupper() for c in s)
+    lower = sum(c.islower() for c in s)
+    return min(upper, lower) * 4 <= upper + lower
+
+
+def identifier_like(v):
+    """Values the generic detectors read as identifiers (the engine's
+    `is_wordlike_or_code`): snake_case with few digits and one dominant case
+    (`CLOJARS_abc…`), or a dotted chain of such parts (`dt0c01.ABC….DEF…`)."""
+    def ident(part):
+        return bool(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", part))
+
+    def few_digits(part):
+        return sum(c.isdigit() for c in part) * 3 <= len(part)
+
+    if ident(v) and "_" in v and few_digits(v) and word_letters(v):
+        return True
+    return "." in v and all(ident(p) and (len(p) <= 8 or (few_digits(p) and word_letters(p))) for p in v.split("."))
+
+
+def key_named(up):
+    """A name that is only `…_KEY` (AZURE_STORAGE_KEY, MAPS_KEY), not a cache's."""
+    if not up.endswith(("_KEY", "-KEY", ".KEY")):
+        return False
+    head = up[:-4]
+    word = re.split(r"[_.-]", head)[-1].lower()
+    whole = re.sub(r"[^a-z0-9]", "", head.lower())
+    return bool(word) and (word not in NOT_SECRET_KEYS or (word == "storage" and whole != "storage"))
+
+
+def key_value(v):
+    """What a `…_KEY` value must be to count: 16+ characters with letters and
+    digits, not a hash or UUID."""
+    return (
+        len(v) >= 16
+        and any(c.isdigit() for c in v)
+        and any(c.isalpha() for c in v)
+        and not re.fullmatch(r"[0-9a-fA-F]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", v)
+    )
 
 
 secrets = []
 
+# The class of credential or personal data the cases being written belong
+# to (reported separately by the quality test), if any.
+CLASS = None
+
+
+def tagged(row):
+    if CLASS:
+        row["class"] = CLASS
+    return row
+
 
 def pos(text, *ids):
-    secrets.append({"text": text, "expect": sorted(set(ids))})
+    secrets.append(tagged({"text": text, "expect": sorted(set(ids))}))
 
 
 def neg(text):
-    secrets.append({"text": text, "expect": []})
+    secrets.append(tagged({"text": text, "expect": []}))
 
 
 # --- Secrets: positives, four contexts per provider token -------------------
@@ -357,6 +483,7 @@ for _ in range(4):
             ]
         ),
         "azure_storage_key",
+        "secret_assignment",
     )
 
 # Private keys.
@@ -455,6 +582,89 @@ for line in [
     f'{{"refresh_token": "{rs(ALNUM, 44)}", "expires_in": 7200}}',
 ]:
     pos(line, "secret_assignment")
+
+# --- Passwords, keys and credentials in everyday places ---------------------
+
+SAFE_SYMBOLS = "!#%*@?^+=~"
+
+
+def password():
+    """A password a person or a generator picks: a word, digits and a symbol,
+    or random characters."""
+    if R.random() < 0.5:
+        word = R.choice(["Winter", "Summer", "Falcon", "Orchid", "Granite", "Maple", "Harbor", "Copper", "Willow", "Tundra"])
+        return word + str(R.randrange(100, 9999)) + R.choice(SAFE_SYMBOLS)
+    while True:
+        v = rs(ALNUM, 1) + rs(ALNUM + SAFE_SYMBOLS, R.randrange(11, 19))
+        if any(c.isdigit() for c in v) and any(c.isupper() for c in v) and any(c.islower() for c in v):
+            return v
+
+
+def azure_key():
+    return b64(rand_bytes(64))
+
+
+CLASS = "passwords"
+for _ in range(3):
+    pos(f"export DB_PASSWORD='{password()}'", "password_assignment")
+    pos(f"PGPASSWORD={password()} psql -h db.internal -U app app", "password_assignment")
+    pos(f"docker login -u deploy -p '{password()}' registry.acme.io", "credential_argument")
+    pos(f"docker login --username deploy --password {password()} ghcr.io", "credential_argument")
+    pos(R.choice([f"mysql -u root -p'{password()}' shop", f"mysql -h db -uroot -p{password()} -e 'select 1'"]), "credential_argument")
+    pos(f"curl -u admin:{password()} https://api.internal/v1/users", "credential_argument")
+    pos(f"sshpass -p '{password()}' ssh deploy@bastion", "credential_argument")
+    pos(f"redis-cli -h cache.internal -a {password()} ping", "credential_argument")
+    pos(f"sqlcmd -S db -U sa -P '{password()}' -Q \"SELECT 1\"", "credential_argument")
+    pos(f"keytool -genkeypair -alias app -keystore app.jks -storepass {password()} -keypass {password()}", "credential_argument")
+    pos(f"zip -P {password()} backup.zip db.sql", "credential_argument")
+    pos(f"./migrate --db-password {password()} --host db", "credential_argument")
+    pos(f'<add key="SmtpPassword" value="{password()}" />', "xml_credential")
+    pos(f"<settings>\n  <user>deploy</user>\n  <password>{password()}</password>\n</settings>", "xml_credential")
+    pos(f'<packageSourceCredentials><feed><add key="Username" value="ci" /><add key="ClearTextPassword" value="{password()}" /></feed></packageSourceCredentials>', "xml_credential")
+    pos(f"[smtp]\nhost = mail.acme.io\npassword = {password()}", "password_assignment")
+    pos(f'[database]\npassword = "{password()}"', "password_assignment")
+    pos(f"database:\n  user: app\n  passwd: {password()}", "password_assignment")
+    pos(f"DB_PASS={password()}", "password_assignment")
+for _ in range(2):
+    pw = password()
+    pos(f"openssl pkcs12 -export -in cert.pem -inkey key.pem -passout pass:{pw} -out cert.p12", "credential_argument", "password_assignment")
+    pos(f'<add key="StripeApiKey" value="{rs(ALNUM, 32)}"/>', "xml_credential")
+    pos(f"gh api --token {rs(ALNUM, 36)} /user", "credential_argument")
+
+# Names that end in KEY, Azure storage keys.
+CLASS = "keys named KEY, Azure storage keys"
+for _ in range(3):
+    key = azure_key()
+    pos(f"AZURE_STORAGE_KEY={key}", "azure_storage_key", "secret_assignment")
+    pos(f"Storage account key for stacmeprod: {azure_key()}", "azure_storage_key")
+    pos(f"MAPS_KEY={rs(ALNUM, 32)}", "secret_assignment")
+    pos(f'{{"paymentsKey": "{rs(ALNUM, 40)}"}}', "secret_assignment")
+    pos(f"LICENSE_KEY: {rs(UPPER + DIGITS, 5)}-{rs(UPPER + DIGITS, 5)}-{rs(UPPER + DIGITS, 5)}-{rs(UPPER + DIGITS, 5)}", "secret_assignment")
+
+# AWS secret keys in prose and logs.
+CLASS = "AWS secret keys in prose"
+for _ in range(3):
+    sec = aws_secret()
+    while not any(c.isdigit() for c in sec):
+        sec = aws_secret()
+    text = R.choice([
+        f"The AWS secret access key for the ci user is {sec}, rotate it after the demo",
+        f"2024-05-01T10:00:01Z INFO aws: rotated credentials, secret {sec}",
+        f"your AWS credentials are {aws_id()} / {sec}",
+    ])
+    pos(text, "aws_secret_access_key", *(["aws_access_key_id"] if "credentials are" in text else []))
+
+# Private keys cut short.
+CLASS = "private keys cut short"
+pos("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW", "private_key")
+pos("-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEI" + b64(rand_bytes(30))[:40], "private_key")
+pos("-----BEGIN DSA PRIVATE KEY-----\nMIIBuwIBAAKBgQ" + b64(rand_bytes(24))[:26], "private_key")
+pos("-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBG" + b64(rand_bytes(24))[:28], "private_key")
+pos("-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIFHzBJBgkqhkiG9w0BBQ0wPDAbBgkqhkiG9w0BBQwwDgQI" + b64(rand_bytes(12))[:16], "private_key")
+pos("---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: \"rsa-key-20240501\"\nP2/56wAAAi4AAAA3aWYtbW9kbntzaWdue3JzYS1wa2NzMS1zaGExfSxlbmNyeXB0e3JzYS1wa2NzMXYyLW9hZXB9fQ" + b64(rand_bytes(30)), "private_key")
+pos("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: eddsa-key-20240501\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAI" + b64(rand_bytes(24)) + "\nPrivate-Lines: 1\nAAAAI" + b64(rand_bytes(30)), "private_key")
+pos("cat ~/.ssh/id_rsa\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA" + b64(rand_bytes(30)) + "\n[output truncated]", "private_key")
+CLASS = None
 
 # --- Secrets: near-misses ----------------------------------------------------
 
@@ -661,17 +871,65 @@ for text in [
     neg(text)
 
 
+# Near misses of the classes above: references, prompts, masks, docs values,
+# flags that take no password, keys that are not credentials.
+CLASS = "near misses of these classes"
+for text in [
+    "docker login --password-stdin -u deploy < token.txt",
+    "mysql -u root -p shop",
+    "mysql -u root -p$MYSQL_ROOT_PASSWORD shop",
+    'curl -u "$API_USER:$API_PASS" https://api.internal',
+    "curl -u admin:admin http://localhost:8080",
+    "curl -u user:password https://httpbin.org/basic-auth/user/password",
+    "curl -u apikey: https://api.acme.io",
+    "docker run -p 8080:80 nginx",
+    "ssh -p 2222 deploy@bastion",
+    "mkdir -p /var/lib/app && cp -p a b",
+    "export DB_PASSWORD=${DB_PASSWORD}",
+    "PGPASSWORD=$(cat /run/secrets/pg) psql -h db",
+    "password: ********",
+    "password = <your password>",
+    "<password>changeme</password>",
+    '<add key="SmtpPassword" value="" />',
+    '<add key="SmtpPasswordLength" value="12345678" />',
+    '<add key="ConnectionTimeout" value="30000000" />',
+    'sshpass -p "$SSH_PASS" ssh deploy@bastion',
+    "keytool -list -keystore cacerts -storepass changeit",
+    "pg_dump --password-file /run/secrets/db app",
+    "gh api --token $GITHUB_TOKEN /user",
+    "bypass = true",
+    "zip -r -P $ZIP_PASS out.zip dir",
+    "CACHE_KEY=3f2a9c1d4e5b6a7f8091a2b3c4d5e6f7",
+    "PARTITION_KEY=tenant#42",
+    "idempotency_key: 8c1e4f2a-3b5d-4e6f-8a9b-0c1d2e3f4a5b",
+    "S3_OBJECT_KEY=uploads/2024/05/report-final.pdf",
+    'primaryKey: "id"',
+    "PUBLIC_KEY=MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE",
+    "SORT_KEY=2024-05-01#order",
+    '"integrity": "sha512-' + b64(rand_bytes(64)) + '"',
+    "ed25519 signature: " + b64(rand_bytes(64)),
+    "aws s3 sync ./site s3://acme-site --exclude 3f2a9c1d4e5b6a7f8091a2b3c4d5e6f708192a3b",
+    "the secret is in commit 3f2a9c1d4e5b6a7f8091a2b3c4d5e6f708192a3b",
+    "secret digest: " + b64(rand_bytes(32)),
+    "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC...\n-----END PRIVATE KEY-----",
+    "-----BEGIN RSA PRIVATE KEY-----\n{{ vault_rsa_key }}\n-----END RSA PRIVATE KEY-----",
+    "Paste the -----BEGIN OPENSSH PRIVATE KEY----- block here and keep it secret",
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+]:
+    neg(text)
+CLASS = None
+
 # --- PII ---------------------------------------------------------------------
 
 pii = []
 
 
 def ppos(text, *ids):
-    pii.append({"text": text, "expect": sorted(set(ids))})
+    pii.append(tagged({"text": text, "expect": sorted(set(ids))}))
 
 
 def pneg(text):
-    pii.append({"text": text, "expect": []})
+    pii.append(tagged({"text": text, "expect": []}))
 
 
 def luhn_complete(prefix, length):
@@ -781,6 +1039,33 @@ for text in [
     "room 101 12 3456",
 ]:
     pneg(text)
+
+
+# SSNs without separators or with spaces, labelled; tables with an ssn column.
+def ssn_digits():
+    return ssn().replace("-", "")
+
+
+CLASS = "SSNs labelled, without dashes, in tables"
+for _ in range(3):
+    d = ssn_digits()
+    ppos(f'"ssn": "{d[:3]} {d[3:5]} {d[5:]}"', "us_ssn")
+    ppos(f"SSN {ssn_digits()}", "us_ssn")
+    ppos(f"applicant ssn={ssn_digits()} status=approved", "us_ssn")
+    ppos(f'{{"customer_ssn": "{ssn_digits()}"}}', "us_ssn")
+    ppos(f"name,ssn,dob\nJane Roe,{ssn_digits()},1980-01-02\nJohn Roe,{ssn_digits()},1979-03-04", "us_ssn")
+    ppos(f"id\tname\tSSN\n1\tJane Roe\t{ssn_digits()}", "us_ssn")
+    ppos(f"| name | SSN |\n|---|---|\n| Jane Roe | {ssn()} |\n| John Roe | {ssn_digits()} |", "us_ssn")
+for text in [
+    '"ssn_last4": "2124"',
+    "order 593742124 shipped",
+    "name,ssn,dob\nJane Roe,XXX-XX-2124,1980-01-02",
+    "name,employee_id\nJane Roe,593742124",
+    "SSN: 666123456",
+    "ssn,zip\n***-**-1234,94105",
+]:
+    pneg(text)
+CLASS = None
 
 # IBANs.
 IBAN_LEN = {"DE": 22, "GB": 22, "FR": 27, "ES": 24, "IT": 27, "NL": 18, "BE": 16, "CH": 21, "AT": 20, "PL": 28, "SE": 24, "NO": 15, "IE": 22, "PT": 25, "DK": 18}
@@ -1237,6 +1522,61 @@ for text in [
     pneg(text)
 
 
+
+# --- Structured tool outputs: names and values in different JSON strings ------
+
+structured = []
+
+
+def spos(family, value, *ids):
+    structured.append({"family": family, "class": "structured JSON", "json": value, "expect": sorted(set(ids))})
+
+
+def sneg(family, value):
+    structured.append({"family": family, "class": "structured JSON", "json": value, "expect": []})
+
+
+for _ in range(3):
+    sec = aws_secret()
+    spos("secrets", {"Credentials": {"AccessKeyId": aws_id("ASIA"), "SecretAccessKey": sec, "Expiration": "2024-05-01T12:00:00Z"}},
+         "aws_access_key_id", "aws_secret_access_key", "secret_assignment")
+    spos("secrets", {"db": {"host": "db.internal", "port": 5432, "password": password()}}, "password_assignment")
+    spos("secrets", {"users": [{"name": "ci", "password": password()}, {"name": "ops", "password": password()}]}, "password_assignment")
+    spos("secrets", {"passwords": [password()]}, "password_assignment")
+    spos("secrets", {"spec": {"containers": [{"name": "api", "env": [{"name": "LOG_LEVEL", "value": "info"}, {"name": "DB_PASSWORD", "value": password()}]}]}}, "password_assignment")
+    spos("secrets", {"Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": password(), "Version": 3}}, "password_assignment")
+    spos("secrets", {"Tags": [{"Key": "team", "Value": "core"}, {"Key": "api_token", "Value": rs(ALNUM, 32)}]}, "secret_assignment")
+    spos("secrets", {"a": {"b": {"c": {"d": {"e": {"client_secret": rs(ALNUM + "-_", 36)}}}}}}, "secret_assignment")
+    spos("secrets", {"properties": {"accountKey": azure_key()}}, "azure_storage_key", "secret_assignment")
+    spos("secrets", {"config": {"smtp": {"pass": password()}}}, "password_assignment")
+    d = ssn_digits()
+    spos("pii", {"employee": {"name": "Jane Roe", "ssn": f"{d[:3]} {d[3:5]} {d[5:]}"}}, "us_ssn")
+    spos("pii", {"records": [{"id": 1, "SSN": int(ssn_digits())}]}, "us_ssn")
+    spos("pii", {"applicant": {"social_security_number": ssn_digits()}}, "us_ssn")
+for value in [
+    {"password": "********"},
+    {"password_min_length": 12, "password_require_symbols": True},
+    {"token_type": "Bearer", "expires_in": 3600},
+    {"name": "password", "value": "changeme"},
+    {"env": [{"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db", "key": "password"}}}]},
+    {"cache_key": "3f2a9c1d4e5b6a7f8091a2b3c4d5e6f7"},
+    {"Key": "uploads/2024/05/report.pdf"},
+    {"passwordPolicy": {"minLength": 12, "requireSymbols": True}},
+    {"secretName": "prod-db-credentials", "secretArn": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod-db-AbCdEf"},
+    {"client_secret": "${CLIENT_SECRET}"},
+    {"password": "{{ vault_db_password }}"},
+    {"api_key": "YOUR_API_KEY_HERE"},
+    {"partition_key": "tenant#42", "sort_key": "2024-05-01#order"},
+]:
+    sneg("secrets", value)
+for value in [
+    {"ssn_last4": "2124"},
+    {"order_id": 593742124},
+    {"ssn": "XXX-XX-2124"},
+    {"business_name": "Acme 593742124"},
+]:
+    sneg("pii", value)
+
 # Provider prefixes written with one JSON escape (`gh\u0070_`), so that secret
 # scanners and push protection reading the raw file do not take the fake
 # tokens for real ones; the parsed text is unchanged.
@@ -1248,6 +1588,11 @@ SCANNER_PREFIXES = [
     "dop_v1_", "doo_v1_", "dor_v1_", "SG.", "dapi", "PMAK-", "glsa_", "glc_", "NRAK-", "lin_api_",
     "pul-", "dp.pt.", "dp.st.", "dp.sa.", "sntry", "AGE-SECRET-KEY-", "AccountKey=", "account-key=",
     "PRIVATE KEY", "aws_secret_access_key", "AWS_SECRET_ACCESS_KEY", "SecretAccessKey", "key-",
+    "ops_eyJ", "LTAI", "ATATT3", "CLOJARS_", "dt0c01.", "EZAK", "fo1_", "fm2_", "gldt-", "glft-",
+    "glsoat-", "glcbt-", "glptt-", "glimt-", "HRKU-", "ntn_", "sha256~", "pplx-", "pscale_",
+    "pnu_", "rubygems_", "xkeysib-", "shippo_", "EAAA", "sq0atp-", "sq0csp-", "dckr_pat_", "xai-",
+    "sk-or-v1-", "lsv2_", "tvly-", "r8_", "AKCp", "cmVmd", "webhook.office.com", "discord.com/api/webhooks",
+    "sk.eyJ",
 ]
 
 
@@ -1269,10 +1614,15 @@ def write(name, rows, hide=False):
         for row in rows:
             text = json.dumps(row["text"], ensure_ascii=False)
             text = hide_prefixes(text) if hide else text
-            f.write(f'{{"text": {text}, "expect": {json.dumps(row["expect"])}}}\n')
+            tag = f', "class": {json.dumps(row["class"])}' if "class" in row else ""
+            f.write(f'{{"text": {text}, "expect": {json.dumps(row["expect"])}{tag}}}\n')
 
 
 write("secrets.jsonl", secrets, hide=True)
+with open(os.path.join(HERE, "structured.jsonl"), "w", encoding="utf-8") as f:
+    for row in structured:
+        f.write(hide_prefixes(json.dumps(row, ensure_ascii=False)) + "\n")
+print(f"structured.jsonl: {len(structured)} lines")
 write("pii.jsonl", pii)
 npos = sum(1 for r in secrets if r["expect"])
 print(f"secrets.jsonl: {len(secrets)} lines, {npos} positive, {len(secrets) - npos} negative")

@@ -1,0 +1,198 @@
+//! The built-in detectors through the engine: JSON member names paired
+//! with their values at every depth, structured outputs redacted in place,
+//! and the credential classes found in a stream whatever the deltas.
+
+use palisade_engine::Engine;
+use palisade_protocol::{CheckRequest, DecisionKind, Stage};
+use serde_json::{Value, json};
+
+fn engine(on_fail: &str) -> Engine {
+    Engine::from_yaml_str(&format!(
+        "checks:\n  - {{ id: creds, stage: [tool_use, tool_output, output], type: secrets, on_fail: {on_fail} }}\n  - {{ id: personal, stage: [tool_use, tool_output, output], type: pii, entities: [us_ssn], on_fail: {on_fail} }}\n"
+    ))
+    .unwrap()
+}
+
+/// Wraps `leaf` in `depth` levels of objects and arrays, alternating.
+fn nest(leaf: Value, depth: usize) -> Value {
+    (0..depth).fold(leaf, |inner, level| {
+        if level % 2 == 0 {
+            json!({ format!("level{level}"): inner, "note": "ok" })
+        } else {
+            json!([{"id": level}, inner])
+        }
+    })
+}
+
+const PASSWORD: &str = "Granite4821!x";
+
+#[test]
+fn a_password_member_is_found_at_every_depth_and_in_arrays() {
+    let engine = engine("block");
+    for depth in 0..=8 {
+        for leaf in [
+            json!({"password": PASSWORD}),
+            json!({"db": {"passwd": PASSWORD}}),
+            json!({"passwords": ["x", PASSWORD]}),
+            json!({"env": [{"name": "DB_PASSWORD", "value": PASSWORD}]}),
+            json!({"Parameter": {"Name": "/prod/db/password", "Value": PASSWORD}}),
+        ] {
+            let output = nest(leaf.clone(), depth);
+            let d = engine
+                .evaluate(&CheckRequest::tool_output("read_config", output.clone()))
+                .unwrap();
+            assert_eq!(d.decision, DecisionKind::Block, "{output}");
+            let location = d.violations[0].location.clone().unwrap();
+            assert!(location.field.starts_with("/tool/output"), "{location:?}");
+            assert!(
+                !serde_json::to_string(&d).unwrap().contains(PASSWORD),
+                "the value is never in the decision"
+            );
+            // The same in a tool call's arguments.
+            let d = engine
+                .evaluate(&CheckRequest::tool_use("http_post", output))
+                .unwrap();
+            assert_eq!(d.decision, DecisionKind::Block);
+        }
+    }
+}
+
+#[test]
+fn structured_credentials_and_ssns_pair_names_with_values() {
+    let engine = engine("block");
+    let cases = [
+        (
+            json!({"Credentials": {"AccessKeyId": "ASIAQ3EGRALX2ZP4JTNW", "SecretAccessKey": "8fH2kL9mQ1xR7vT3nB6yW4zC0pD5sJ/gE+aU1iO2"}}),
+            "aws_secret_access_key",
+        ),
+        (
+            json!({"properties": {"accountKey": "KCGxeJm/b3aA8cDTCadszDP8G1gDQEEyZAv8Z8nV0ek6u7m7xz3hlpjKJm2q1T0h6tUcZ024Rt9/R84L0/ueHg=="}}),
+            "azure_storage_key",
+        ),
+        (
+            json!({"Tags": [{"Key": "api_token", "Value": "q8Hw2Lz9Rt4Xv1NcA7bR3mP6"}]}),
+            "secret_assignment",
+        ),
+        (json!({"employee": {"ssn": "593 74 2124"}}), "us_ssn"),
+        (json!({"rows": [{"SSN": 593742124}]}), "us_ssn"),
+        // A look-alike letter in the name does not hide it.
+        (json!({"p\u{0430}ssword": PASSWORD}), "password_assignment"),
+    ];
+    for (output, detector) in cases {
+        let d = engine
+            .evaluate(&CheckRequest::tool_output("aws_cli", output.clone()))
+            .unwrap();
+        assert_eq!(d.decision, DecisionKind::Block, "{output}");
+        let messages: Vec<String> = d
+            .violations
+            .iter()
+            .filter_map(|f| f.message.clone())
+            .collect();
+        assert!(
+            messages.iter().any(|m| m.contains(detector)),
+            "{output}: {messages:?}"
+        );
+    }
+}
+
+#[test]
+fn names_and_values_that_are_not_credentials_pass() {
+    let engine = engine("block");
+    for output in [
+        json!({"password": "********", "password_min_length": 12}),
+        json!({"token_type": "Bearer", "expires_in": 3600}),
+        json!({"name": "password", "value": "changeme"}),
+        json!({"env": [{"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db", "key": "password"}}}]}),
+        json!({"cache_key": "3f2a9c1d4e5b6a7f8091a2b3c4d5e6f7", "Key": "uploads/2024/05/report.pdf"}),
+        json!({"client_secret": "${CLIENT_SECRET}", "api_key": "YOUR_API_KEY_HERE"}),
+        json!({"ssn_last4": "2124", "order_id": 593742124}),
+        // A value next to a password-like name in another object.
+        json!({"password": {"minLength": 12}, "value": PASSWORD}),
+    ] {
+        let d = engine
+            .evaluate(&CheckRequest::tool_output("read_config", output.clone()))
+            .unwrap();
+        assert_eq!(
+            d.decision,
+            DecisionKind::Allow,
+            "{output}: {:?}",
+            d.violations
+        );
+    }
+}
+
+#[test]
+fn structured_outputs_are_redacted_in_place() {
+    let engine = engine("redact");
+    let output = json!({
+        "db": {"host": "db.internal", "port": 5432, "password": PASSWORD},
+        "users": [{"name": "ci", "password": "Tundra9930#q"}],
+        "env": [{"name": "LOG_LEVEL", "value": "info"}, {"name": "DB_PASSWORD", "value": PASSWORD}],
+        "employee": {"ssn": "593742124"}
+    });
+    let d = engine
+        .evaluate(&CheckRequest::tool_output("read_config", output))
+        .unwrap();
+    assert_eq!(d.decision, DecisionKind::Modify);
+    let modified = d.modified.unwrap().output.unwrap();
+    assert_eq!(
+        modified,
+        json!({
+            "db": {"host": "db.internal", "port": 5432, "password": "[REDACTED:password_assignment]"},
+            "users": [{"name": "ci", "password": "[REDACTED:password_assignment]"}],
+            "env": [{"name": "LOG_LEVEL", "value": "info"}, {"name": "DB_PASSWORD", "value": "[REDACTED:password_assignment]"}],
+            "employee": {"ssn": "[REDACTED:us_ssn]"}
+        })
+    );
+}
+
+#[test]
+fn a_table_redacts_only_its_ssn_column() {
+    let engine = engine("redact");
+    let text = "name,ssn,dob\nJane Roe,593742124,1980-01-02\nJohn Roe,655-16-1263,1979-03-04\n";
+    let d = engine.evaluate(&CheckRequest::output(text)).unwrap();
+    assert_eq!(d.decision, DecisionKind::Modify);
+    assert_eq!(
+        d.modified.unwrap().content.unwrap(),
+        "name,ssn,dob\nJane Roe,[REDACTED:us_ssn],1980-01-02\nJohn Roe,[REDACTED:us_ssn],1979-03-04\n"
+    );
+}
+
+/// Texts of each class the detectors learnt, as a model might stream them.
+const STREAMED: &[&str] = &[
+    "Run: docker login -u deploy -p 'Winter530!' registry.acme.io\n",
+    "mysql -u root -pGranite4821! shop\n",
+    "<add key=\"SmtpPassword\" value=\"Winter530!\" />\n",
+    "AZURE_STORAGE_KEY=KCGxeJm/b3aA8cDTCadszDP8G1gDQEEyZAv8Z8nV0ek6u7m7xz3hlpjKJm2q1T0h6tUcZ024Rt9/R84L0/ueHg==\n",
+    "The AWS secret for ci is 8fH2kL9mQ1xR7vT3nB6yW4zC0pD5sJ/gE+aU1iO2 today\n",
+    "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oKOy2s5ZgO7CoAoGCCqGSM49\n",
+    "SSN 655161263 on file\n",
+];
+
+#[test]
+fn each_class_is_found_in_a_stream_cut_anywhere() {
+    let engine = engine("block");
+    for text in STREAMED {
+        let whole = engine.evaluate(&CheckRequest::output(*text)).unwrap();
+        assert_eq!(whole.decision, DecisionKind::Block, "{text}");
+        for cut in 1..text.len() {
+            if !text.is_char_boundary(cut) {
+                continue;
+            }
+            let mut stream = engine
+                .stream(&CheckRequest::new().with_stage(Stage::Output))
+                .unwrap();
+            let mut blocked = false;
+            for piece in [&text[..cut], &text[cut..]] {
+                if let Some(update) = stream.push(piece) {
+                    blocked |= update.decision == DecisionKind::Block;
+                }
+            }
+            let last = stream.finish();
+            assert!(
+                blocked || last.decision == DecisionKind::Block,
+                "{text:?} cut at {cut}"
+            );
+        }
+    }
+}
