@@ -58,8 +58,11 @@ pub(crate) struct Detector {
     /// For a detector whose match holds more than the finding (a table with
     /// an `ssn` column): the spans of the match, relative to its start,
     /// that are reported (and redacted) instead of the whole match.
-    pub(crate) focus: Option<fn(&str) -> Vec<(usize, usize)>>,
+    pub(crate) focus: Option<Focus>,
 }
+
+/// Picks the spans of a match to report, relative to its start.
+pub(crate) type Focus = fn(&str) -> Vec<(usize, usize)>;
 
 impl Detector {
     /// Whether the validator (if any) accepts the matched text.
@@ -74,7 +77,7 @@ impl Detector {
     }
 
     /// This detector, reporting the spans `focus` picks in a match.
-    const fn focused(mut self, focus: fn(&str) -> Vec<(usize, usize)>) -> Self {
+    const fn focused(mut self, focus: Focus) -> Self {
         self.focus = Some(focus);
         self
     }

@@ -61,7 +61,7 @@ struct RegexEntry {
     label: u32,
     validate: Option<fn(&str) -> bool>,
     /// A built-in detector's choice of spans inside a match.
-    focus: Option<fn(&str) -> Vec<(usize, usize)>>,
+    focus: Option<crate::detect::Focus>,
     /// No match spans a line feed: a gated pattern is confirmed on the lines
     /// that hold its gate literal only.
     single_line: bool,
@@ -557,11 +557,6 @@ impl MatcherBuilder {
 }
 
 impl StageMatcher {
-    /// Scans one string, reporting hits to `sink`.
-    #[expect(
-        clippy::indexing_slicing,
-        reason = "literal, target and regex ids come from the matcher built with these tables"
-    )]
     /// Whether some detector judges JSON members by name and value.
     pub(crate) fn has_pairs(&self) -> bool {
         !self.pairs.is_empty()
@@ -578,6 +573,11 @@ impl StageMatcher {
         }
     }
 
+    /// Scans one string, reporting hits to `sink`.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "literal, target and regex ids come from the matcher built with these tables"
+    )]
     pub(crate) fn scan(&self, s: &str, sink: &mut impl Sink) {
         let hay = s.as_bytes();
         let mut gated: Vec<u32> = Vec::new();

@@ -343,9 +343,10 @@ fn us_ssn(m: &str) -> bool {
 fn ssn_digits(v: &str) -> bool {
     let v = v.trim();
     let plain = v.len() == 9 && all_digits(v);
+    let b = v.as_bytes();
     let grouped = v.len() == 11
-        && matches!(v.as_bytes()[3], b' ' | b'-')
-        && v.as_bytes()[6] == v.as_bytes()[3]
+        && matches!(b.get(3), Some(b' ' | b'-'))
+        && b.get(6) == b.get(3)
         && v.bytes()
             .enumerate()
             .all(|(i, b)| i == 3 || i == 6 || b.is_ascii_digit());
