@@ -163,20 +163,26 @@ mod tests {
             .map(|(i, l)| {
                 let v: serde_json::Value =
                     serde_json::from_str(l).unwrap_or_else(|e| panic!("{name}:{}: {e}", i + 1));
-                Case {
-                    line: i + 1,
-                    text: v["text"].as_str().map(str::to_owned).unwrap_or_default(),
-                    json: v.get("json").cloned(),
-                    class: v.get("class").and_then(|c| c.as_str()).map(str::to_owned),
-                    expect: v["expect"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|x| x.as_str().unwrap().to_owned())
-                        .collect(),
-                }
+                let text = v["text"].as_str().map(str::to_owned).unwrap_or_default();
+                case_of(i + 1, &v, text)
             })
             .collect()
+    }
+
+    /// A case from its corpus line: `text` is what misses print.
+    fn case_of(line: usize, v: &serde_json::Value, text: String) -> Case {
+        Case {
+            line,
+            text,
+            json: v.get("json").cloned(),
+            class: v.get("class").and_then(|c| c.as_str()).map(str::to_owned),
+            expect: v["expect"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_str().unwrap().to_owned())
+                .collect(),
+        }
     }
 
     fn compiled(detectors: &'static [Detector]) -> Vec<(&'static Detector, Regex)> {
@@ -257,18 +263,7 @@ mod tests {
         for (i, line) in structured.lines().enumerate() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
             if v["family"] == family {
-                cases.push(Case {
-                    line: 100_000 + i + 1,
-                    text: line.to_owned(),
-                    json: Some(v["json"].clone()),
-                    class: v["class"].as_str().map(str::to_owned),
-                    expect: v["expect"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|x| x.as_str().unwrap().to_owned())
-                        .collect(),
-                });
+                cases.push(case_of(100_000 + i + 1, &v, line.to_owned()));
             }
         }
         let compiled = compiled(detectors);
