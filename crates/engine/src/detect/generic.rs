@@ -567,9 +567,11 @@ fn xml_assignment(m: &str) -> Option<(&str, &str)> {
 /// (`--password VALUE`).
 fn assignment(m: &str) -> Option<(&str, &str)> {
     if m.starts_with("--") {
-        let end = m.find(|c: char| c == '=' || c.is_whitespace())?;
-        let name = &m[2..end];
-        let value = m[end + 1..].trim();
+        let (end, sep) = m
+            .char_indices()
+            .find(|&(_, c)| c == '=' || c.is_whitespace())?;
+        let name = m.get(2..end)?;
+        let value = m.get(end + sep.len_utf8()..)?.trim();
         let unquoted = ["\"", "'"]
             .iter()
             .find_map(|q| {
@@ -691,6 +693,17 @@ pub(super) fn azure_storage_value(v: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flags_before_a_space_that_is_not_ascii() {
+        // U+3000 is whitespace of three bytes: no slice may cut it.
+        assert_eq!(
+            assignment("--password\u{3000}Winter530!"),
+            Some(("password", "Winter530!"))
+        );
+        assert!(!credential_argument("--password\u{3000}"));
+        assert!(credential_argument("--password 'Winter530!'"));
+    }
 
     #[test]
     fn secret_names() {

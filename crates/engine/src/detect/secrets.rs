@@ -741,9 +741,12 @@ fn aws_secret_access_key(m: &str) -> bool {
     if m.ends_with('=') {
         return false;
     }
+    // The run is ASCII; the character before it may not be (`secret：…`).
     let start = m
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '/' | '+' | '_' | '-')))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '/' | '+' | '_' | '-')))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let key = &m[start..];
     // Near `secret` alone (`client_secret: …`) a run of 40 letters and
     // digits is as likely another service's secret: an AWS key then needs
@@ -1001,6 +1004,17 @@ fn jwt(m: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_after_a_character_that_is_not_ascii() {
+        for m in [
+            "secret\u{ff1a}8fH2kL9mQ1xR7vT3nB6yW4zC0pD5sJ/gE+aU1iO2",
+            "aws \u{e9}8fH2kL9mQ1xR7vT3nB6yW4zC0pD5sJ/gE+aU1iO2",
+            "aws \u{1f511}8fH2kL9mQ1xR7vT3nB6yW4zC0pD5sJ/gE+aU1iO2",
+        ] {
+            assert!(aws_secret_access_key(m), "{m}");
+        }
+    }
 
     #[test]
     fn github_checksum() {
