@@ -59,6 +59,9 @@ pub(crate) struct Detector {
     /// an `ssn` column): the spans of the match, relative to its start,
     /// that are reported (and redacted) instead of the whole match.
     pub(crate) focus: Option<Focus>,
+    /// The pattern's top-level alternatives are scanned as patterns of
+    /// their own ([`Detector::apart`]).
+    pub(crate) apart: bool,
 }
 
 /// Picks the spans of a match to report, relative to its start.
@@ -74,6 +77,26 @@ impl Detector {
     const fn paired(mut self, pair: fn(&str, &str) -> bool) -> Self {
         self.pair = Some(pair);
         self
+    }
+
+    /// This detector, its pattern's top-level alternatives (`A|B|C`)
+    /// scanned as patterns of their own: each is filtered on its own
+    /// literals (one alternative without good literals would otherwise take
+    /// the whole pattern off the literal filter), and a match of one never
+    /// hides another's.
+    const fn apart(mut self) -> Self {
+        self.apart = true;
+        self
+    }
+
+    /// The patterns the scanner runs for this detector, parsed.
+    pub(crate) fn parts(&self) -> Result<Vec<regex_syntax::hir::Hir>, String> {
+        let hir = crate::pattern::parse(self.pattern)?;
+        Ok(if self.apart {
+            crate::pattern::alternatives(hir)
+        } else {
+            vec![hir]
+        })
     }
 
     /// This detector, reporting the spans `focus` picks in a match.
@@ -95,6 +118,7 @@ macro_rules! detector {
             placeholder: concat!("[REDACTED:", $id, "]"),
             pair: None,
             focus: None,
+            apart: false,
         }
     };
 }
@@ -185,19 +209,32 @@ mod tests {
         }
     }
 
-    fn compiled(detectors: &'static [Detector]) -> Vec<(&'static Detector, Regex)> {
+    /// Each detector with its alternatives' regexes, as the scanner runs them.
+    fn compiled(detectors: &'static [Detector]) -> Vec<(&'static Detector, Vec<Regex>)> {
         detectors
             .iter()
-            .map(|d| (d, Regex::new(d.pattern).unwrap()))
+            .map(|d| {
+                let parts = d
+                    .parts()
+                    .unwrap()
+                    .iter()
+                    .map(|h| crate::pattern::exact_regex(h).unwrap())
+                    .collect();
+                (d, parts)
+            })
             .collect()
     }
 
     /// The ids of the detectors that fire on `text`: some match the
     /// validator accepts.
-    fn fired(detectors: &[(&'static Detector, Regex)], text: &str) -> BTreeSet<String> {
+    fn fired(detectors: &[(&'static Detector, Vec<Regex>)], text: &str) -> BTreeSet<String> {
         detectors
             .iter()
-            .filter(|(d, re)| re.find_iter(text).any(|m| d.accepts(&text[m.range()])))
+            .filter(|(d, parts)| {
+                parts
+                    .iter()
+                    .any(|re| re.find_iter(text).any(|m| d.accepts(&text[m.range()])))
+            })
             .map(|(d, _)| d.id.to_owned())
             .collect()
     }
@@ -229,7 +266,7 @@ mod tests {
     /// The ids of the detectors that fire on a structured tool output: on
     /// each string (and number) of it, and on each member's name and value.
     fn fired_json(
-        detectors: &[(&'static Detector, Regex)],
+        detectors: &[(&'static Detector, Vec<Regex>)],
         json: &serde_json::Value,
     ) -> BTreeSet<String> {
         let request = palisade_protocol::CheckRequest::tool_output("read_config", json.clone());
@@ -436,30 +473,46 @@ mod tests {
         assert!(pii("github_pat").is_none());
     }
 
-    /// Which detectors the scanner can filter on a literal: reported, and
-    /// required of every provider token with a fixed prefix.
+    /// How the scanner filters each detector's alternatives: on prefix
+    /// literals, on a guard's literals (a name's word, grown backwards),
+    /// on a required inner literal, or in the lazy DFA. Printed with
+    /// `--nocapture`; the name-matching detectors must filter on literals.
     #[test]
     fn literal_filtering() {
-        use crate::pattern::{parse, prefixes, required_factors};
+        use crate::pattern::{guard, prefixes, required_factors};
+        let show = |set: &[Vec<u8>]| {
+            set.iter()
+                .take(6)
+                .map(|l| String::from_utf8_lossy(l).into_owned())
+                .collect::<Vec<_>>()
+        };
         let mut report = String::new();
         for d in SECRETS.iter().chain(PII) {
-            let hir = parse(d.pattern).unwrap();
-            let how = match (prefixes(&hir), required_factors(&hir)) {
-                (Some(p), _) => format!(
-                    "prefix {:?}",
-                    p.iter()
-                        .map(|l| String::from_utf8_lossy(l).into_owned())
-                        .collect::<Vec<_>>()
-                ),
-                (None, Some(f)) => format!(
-                    "gate {:?}",
-                    f.iter()
-                        .map(|l| String::from_utf8_lossy(l).into_owned())
-                        .collect::<Vec<_>>()
-                ),
-                (None, None) => "lazy DFA".to_owned(),
-            };
-            writeln!(report, "  {}: {how}", d.id).unwrap();
+            for (i, hir) in d.parts().unwrap().iter().enumerate() {
+                let how = if let Some(p) = prefixes(hir) {
+                    format!("prefix ({}) {:?}", p.len(), show(&p))
+                } else if let Some(g) = guard(hir) {
+                    format!("guard ({}) {:?}", g.prefixes.len(), show(&g.prefixes))
+                } else if let Some(f) = required_factors(hir) {
+                    format!("gate ({}) {:?}", f.len(), show(&f))
+                } else {
+                    "lazy DFA".to_owned()
+                };
+                if matches!(
+                    d.id,
+                    "password_assignment"
+                        | "secret_assignment"
+                        | "credential_argument"
+                        | "xml_credential"
+                ) {
+                    assert!(
+                        how.starts_with("prefix") || how.starts_with("guard"),
+                        "`{}` alternative {i} is not filtered on literals: {how}",
+                        d.id
+                    );
+                }
+                writeln!(report, "  {} [{i}]: {how}", d.id).unwrap();
+            }
         }
         println!("literal filtering:\n{report}");
     }
@@ -506,8 +559,8 @@ mod tests {
                 continue;
             };
             bytes += text.len();
-            for (d, re) in &compiled {
-                for m in re.find_iter(&text) {
+            for (d, parts) in &compiled {
+                for m in parts.iter().flat_map(|re| re.find_iter(&text)) {
                     let matched = &text[m.range()];
                     if d.accepts(matched) {
                         let short: String = matched.chars().take(80).collect();

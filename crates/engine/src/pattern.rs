@@ -71,6 +71,15 @@ impl Pattern {
     }
 }
 
+/// The alternatives of a pattern that is an alternation at its top
+/// (`A|B|C`), else the pattern alone.
+pub(crate) fn alternatives(hir: Hir) -> Vec<Hir> {
+    match hir.kind() {
+        HirKind::Alternation(subs) => subs.clone(),
+        _ => vec![hir],
+    }
+}
+
 /// Compiles a policy's pattern: it must parse, fit the size limit and not
 /// match the empty string.
 pub(crate) fn compile(pattern: &str) -> Result<Pattern, String> {
@@ -353,11 +362,27 @@ pub(crate) fn guard(hir: &Hir) -> Option<Guard> {
         }
         let rest = Hir::concat(subs[i..].to_vec());
         // Many three-byte literals (`[MNO][DTjz][AEI…]`) would make
-        // candidates everywhere; as many longer ones are fine.
-        if let Some(prefixes) = prefixes_with(&fold_ascii_case(&rest), 16, 250, MAX_WIDE_PREFIXES)
-            && prefixes.iter().all(|l| l.len() >= 3)
-            && (prefixes.len() <= MAX_PREFIXES || prefixes.iter().all(|l| l.len() >= 4))
-        {
+        // candidates everywhere; as many longer ones are fine. Words with
+        // few three-byte ones among them (`pass`, `key`, `pwd`) are taken
+        // longer where they can be, with what must follow them (`pass=`,
+        // `key"`, …): fewer occurrences to turn away.
+        let folded = fold_ascii_case(&rest);
+        let short = |prefixes: &Vec<Vec<u8>>| prefixes.iter().filter(|l| l.len() < 4).count();
+        let good = |prefixes: &Vec<Vec<u8>>| {
+            prefixes.iter().all(|l| l.len() >= 3)
+                && (prefixes.len() <= MAX_PREFIXES || short(prefixes) == 0)
+        };
+        let found = match prefixes_with(&folded, 16, 250, MAX_WIDE_PREFIXES) {
+            Some(words) if short(&words) <= MAX_SHORT_WORDS => {
+                prefixes_with(&folded, 16, 4000, MAX_WIDE_PREFIXES)
+                    .filter(|longer| {
+                        longer.iter().all(|l| l.len() >= 3) && short(longer) <= MAX_SHORT_WORDS
+                    })
+                    .or_else(|| Some(words).filter(good))
+            }
+            found => found.filter(good),
+        };
+        if let Some(prefixes) = found {
             let mut head = Some(Vec::new());
             for sub in &subs[..i] {
                 head = head.and_then(|mut h| {
@@ -520,6 +545,9 @@ fn fold_ascii_case(hir: &Hir) -> Hir {
         HirKind::Empty | HirKind::Literal(_) | HirKind::Look(_) => hir.clone(),
     }
 }
+
+/// Largest number of three-byte literals a guard's many literals may hold.
+const MAX_SHORT_WORDS: usize = 8;
 
 /// Largest number of (three-byte or longer) prefixes accepted from the wider extraction.
 const MAX_WIDE_PREFIXES: usize = 1024;

@@ -412,13 +412,15 @@ impl MatcherBuilder {
                 index,
                 label,
                 validate,
-            } => match Text::detector_pattern(family, *index) {
-                Ok(pattern) => {
+            } => match Text::detector_patterns(family, *index) {
+                Ok(patterns) => {
                     if let Some(pair) = crate::detect::by_label(*label).and_then(|d| d.pair) {
                         self.pairs.push((check, *label, pair));
                     }
-                    self.regexes
-                        .push((check, pattern.clone(), false, *label, *validate))
+                    for p in patterns {
+                        self.regexes
+                            .push((check, p.clone(), false, *label, *validate));
+                    }
                 }
                 Err(e) => self.errors.push(e),
             },
@@ -935,6 +937,10 @@ mod tests {
         r"[a-z]*[0-9]*pass(?:word)?=[A-Za-z0-9]{3,}",
         r"(?i:account[_-]?key)[:=][A-Za-z0-9+/]{6}==",
         r"\b(?:M[Tjz]|N[DTjz])[AEIMQUYcgk][w-z0-5][A-Za-z0-9_-]{2}\.[A-Za-z0-9_-]{2}",
+        // A short word among long ones, taken with what follows it, and a
+        // word that must follow a `-`, grown backwards over the head.
+        r#"(?i)[a-z0-9_.-]*(?:(?:secret|token)[a-z0-9_.-]*|[_.-]key|(?-i:Key))["']?[ \t]*[:=][ \t]*[^\s"']{4,}"#,
+        r"[a-z0-9-]*-(?:pass|token)[ \t]+[^\s-][^\s]{3,}",
     ];
 
     fn guarded_matcher() -> StageMatcher {
@@ -950,6 +956,10 @@ mod tests {
         let m = guarded_matcher();
         assert!(m.regexes[0].single_head && m.regexes[0].guard.is_some());
         assert!(!m.regexes[1].single_head, "two head classes");
+        assert!(
+            m.regexes[4].guard.is_some() && m.regexes[5].guard.is_some(),
+            "a short word among long ones; a word after a dash"
+        );
         for text in [
             "my_token=abcd1234 and x_token: 'ab'",
             "tokentokentoken=abcdef",
@@ -960,6 +970,8 @@ mod tests {
             "ACCOUNT-KEY=abcdef== accountkey:abcdef==",
             "MTIz.ab.cd NDEw12.ab.cd xMTEw12.ab.cd MTEw12.ab.cdef",
             "\u{212A}EY token=\u{e9}\u{e9}\u{e9}\u{e9} \u{17F}ecret=abcd",
+            "my_key=abcd cacheKey: 'abcdef' Key=abcd --db-pass abcd x--token abcd",
+            "token pass abcd -pass -pass abcde --a-b-token  xyzw",
         ] {
             assert_eq!(scan(&m, text), naive(GUARDED, text), "{text:?}");
         }
@@ -972,7 +984,7 @@ mod tests {
                 "token", "TOKEN", "my_", "api-key", "secret", "pass", "password", "9",
                 "=", ": ", " = ", "\"", "'", "\\\"", ",", " ", "\n", "\t", "abcd", "XYZ12",
                 "account_key", "==", "+/", "MTEw", "NDEw", "Mj", ".", "-", "_", "\u{e9}",
-                "\u{17F}", "\u{212A}", "=>",
+                "\u{17F}", "\u{212A}", "=>", "key", "Key", "_key", "--", "-pass ", "db-",
             ]), 0..24)
         ) {
             let text: String = parts.concat();

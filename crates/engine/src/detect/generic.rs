@@ -501,7 +501,12 @@ pub(super) fn secret_assignment(m: &str) -> bool {
 
 /// A JSON member whose name is a secret's and whose value is secret-like.
 pub(super) fn secret_pair(key: &str, value: &str) -> bool {
-    (secret_name(key) || key_name(key)) && !password_name(key) && secret_value(key, value)
+    // Most members are turned away on their value's length, before their
+    // name is read.
+    value.len() >= 12
+        && (secret_name(key) || key_name(key))
+        && !password_name(key)
+        && secret_value(key, value)
 }
 
 /// Whether a value assigned to a password name looks like a real password:
@@ -529,16 +534,27 @@ pub(super) fn password_assignment(m: &str) -> bool {
 
 /// A JSON member whose name is a password's and whose value looks like one.
 pub(super) fn password_pair(key: &str, value: &str) -> bool {
-    password_name(key) && password_value(key, value)
+    (6..=256).contains(&value.len()) && password_name(key) && password_value(key, value)
 }
 
 /// A password or secret in XML: `<add key="SmtpPassword" value="…"/>`,
 /// `<password>…</password>`; judged as [`password_assignment`] or
 /// [`secret_assignment`] by its name.
 pub(super) fn xml_credential(m: &str) -> bool {
+    // An element is matched from its name back: it must start the match.
+    let attribute = ["key=", "name="].iter().any(|p| {
+        m.get(..p.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(p))
+    });
+    if !attribute && !m.starts_with('<') {
+        return false;
+    }
     let Some((key, value)) = xml_assignment(m) else {
         return false;
     };
+    if key.contains('<') {
+        return false;
+    }
     if password_name(key) {
         password_value(key, value)
     } else {
@@ -595,6 +611,16 @@ pub(super) fn credential_argument(m: &str) -> bool {
     let Some((flag, value)) = flag_and_value(m) else {
         return false;
     };
+    // A long option is matched from its name back: it must be one
+    // (`--db-password`), not a word ending in a name (`db-password`,
+    // `x--token`, `-password`); single-dash flags are the commands' own.
+    if !flag.starts_with("--") && !SHORT_CREDENTIAL_FLAGS.contains(&flag) {
+        return false;
+    }
+    let quoted_pass = value.starts_with("pass:");
+    if matches!(flag, "-pass" | "-passin" | "-passout") && !quoted_pass {
+        return false;
+    }
     let value = value.strip_prefix("pass:").unwrap_or(value);
     if value.starts_with(['$', '`']) || value.contains("$(") {
         return false;
@@ -616,6 +642,27 @@ pub(super) fn credential_argument(m: &str) -> bool {
     }
     password_like(user, password) && password_value("", password)
 }
+
+/// The single-dash flags of the commands [`credential_argument`] knows
+/// (`mysql -p`, `curl -u`, `redis-cli -a`, `ldapsearch -w`, `sqlcmd -P`,
+/// `smbclient -U`, `openssl -passin`, `keytool -storepass`).
+const SHORT_CREDENTIAL_FLAGS: &[&str] = &[
+    "-p",
+    "-u",
+    "-U",
+    "-a",
+    "-w",
+    "-P",
+    "-pass",
+    "-passin",
+    "-passout",
+    "-storepass",
+    "-keypass",
+    "-srcstorepass",
+    "-srckeypass",
+    "-deststorepass",
+    "-destkeypass",
+];
 
 /// The flag and its value at the end of a command-line match: the last
 /// argument, unquoted, and the flag it belongs to (`-p 'x'`, `-px`,
@@ -668,6 +715,9 @@ pub(super) fn aws_secret_value(v: &str) -> bool {
 
 /// A JSON member `"SecretAccessKey": "…"` / `"aws_secret_access_key": "…"`.
 pub(super) fn aws_secret_pair(key: &str, value: &str) -> bool {
+    if value.len() != 40 {
+        return false;
+    }
     let norm = squeeze(key);
     (norm.contains("awssecret") || norm.contains("secretaccesskey")) && aws_secret_value(value)
 }
@@ -675,6 +725,9 @@ pub(super) fn aws_secret_pair(key: &str, value: &str) -> bool {
 /// A JSON member `"AccountKey": "…"` / `"storage_account_key": "…"` holding
 /// 86 base64 characters and `==`.
 pub(super) fn azure_storage_pair(key: &str, value: &str) -> bool {
+    if value.len() != 88 {
+        return false;
+    }
     let norm = squeeze(key);
     (norm.ends_with("accountkey") || norm.ends_with("storagekey")) && azure_storage_value(value)
 }
@@ -703,6 +756,24 @@ mod tests {
         );
         assert!(!credential_argument("--password\u{3000}"));
         assert!(credential_argument("--password 'Winter530!'"));
+    }
+
+    #[test]
+    fn options_and_elements_matched_from_their_name_back_must_start_right() {
+        // The pattern finds `password VALUE` with any name characters before.
+        assert!(credential_argument("--db-admin-password Winter530!x"));
+        assert!(!credential_argument("db-admin-password Winter530!x"));
+        assert!(!credential_argument("x--password Winter530!x"));
+        assert!(!credential_argument("-password Winter530!x"));
+        assert!(credential_argument("-p Winter530!x"));
+        assert!(credential_argument("-storepass Winter530!x"));
+        // `openssl -pass` takes `pass:VALUE`; a bare value is another tool's.
+        assert!(credential_argument(" -passin pass:Winter530!x"));
+        assert!(!credential_argument("-pass Winter530!x"));
+        assert!(xml_credential("<smtpPassword>Winter530!x</"));
+        assert!(!xml_credential("smtpPassword>Winter530!x</"));
+        assert!(!xml_credential("<a<password>Winter530!x</"));
+        assert!(xml_credential(r#"key="SmtpPassword" value="Winter530!x"#));
     }
 
     #[test]

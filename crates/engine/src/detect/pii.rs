@@ -84,7 +84,8 @@ pub(crate) const PII: &[Detector] = &[
         "US Social Security number: AAA-GG-SSSS, nine digits after an SSN label or in a table column named ssn (never-issued ranges excluded)",
     )
     .paired(ssn_pair)
-    .focused(ssn_spans),
+    .focused(ssn_spans)
+    .apart(),
     detector!(
         "iban",
         Pii,
@@ -376,7 +377,7 @@ fn ssn_name(key: &str) -> bool {
 
 /// A JSON member named like an SSN holding nine digits (`"ssn": "123 45 6789"`).
 fn ssn_pair(key: &str, value: &str) -> bool {
-    ssn_name(key) && ssn_digits(value)
+    ssn_digits(value) && ssn_name(key)
 }
 
 /// The spans a `us_ssn` match reports: the whole match, or for a table the

@@ -45,7 +45,7 @@ pub(crate) const SECRETS: &[Detector] = &[
         // (`aws_secret_access_key = …`) or written in prose or a log.
         // The run is matched whole (with `-`, `_`, padding) so that the
         // validator can turn away longer tokens.
-        r"(?i:\baws|secret)[^\r\n]{0,80}?[^A-Za-z0-9/+_\-][A-Za-z0-9/+_\-]{40,}=*",
+        r#"(?i:\baws[ _.:=/"'-]|secret)[^\r\n]{0,80}?[^A-Za-z0-9/+_\-][A-Za-z0-9/+_\-]{40,}=*"#,
         Some(aws_secret_access_key),
         "AWS secret access key (40 base64 characters) assigned to an aws_secret_access_key-like name or written near `aws` / `secret`",
     )
@@ -597,7 +597,9 @@ pub(crate) const SECRETS: &[Detector] = &[
         "password_assignment",
         Secret,
         concat!(
-            r"(?i)(?:[a-z0-9_.-]*(?:pass(?:word|wd|phrase)|pwd)[a-z0-9_.-]*|(?:[a-z0-9_.-]*[_.-]|\b)pass)",
+            // One leading run of name characters, then the name's word: the
+            // scanner finds the word first and grows the match backwards.
+            r"(?i)[a-z0-9_.-]*(?:(?:pass(?:word|wd|phrase)|pwd)[a-z0-9_.-]*|[_.-]pass|\bpass)",
             r#"(?:\\?["'])?[ \t]*(?:=>|:=|=|:)[ \t]*"#,
             // The validator wants 6 characters or more.
             r#"(?:"[^"\r\n]{6,}"|'[^'\r\n]{6,}'|\\"[^"\\\r\n]{6,}\\"|[^\s"'\\,;&]{6,})"#
@@ -610,9 +612,10 @@ pub(crate) const SECRETS: &[Detector] = &[
         "secret_assignment",
         Secret,
         concat!(
-            r"(?i)(?:[a-z0-9_.-]*(?:secret|token|api[_.-]?key|apikey|access[_.-]?key|auth[_.-]?key",
+            // One leading run of name characters, then the name's word.
+            r"(?i)[a-z0-9_.-]*(?:(?:secret|token|api[_.-]?key|apikey|access[_.-]?key|auth[_.-]?key",
             r"|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|credentials?)",
-            r"[a-z0-9_.-]*|[a-z0-9_.-]*(?:[_.-]key|(?-i:[a-z0-9]Key)))",
+            r"[a-z0-9_.-]*|[_.-]key|(?-i:Key))",
             r#"(?:\\?["'])?[ \t]*(?:=>|:=|=|:)[ \t]*"#,
             // The validator wants 12 characters or more.
             r#"(?:"[^"\r\n]{12,}"|'[^'\r\n]{12,}'|\\"[^"\\\r\n]{12,}\\"|[^\s"'\\,;&]{12,})"#
@@ -626,18 +629,29 @@ pub(crate) const SECRETS: &[Detector] = &[
         Secret,
         concat!(
             r#"(?i:key|name)=["'][^"'<>\r\n]{1,64}["'][ \t]+(?i:value)=["'][^"'\r\n]{6,}"#,
-            r"|(?i)<[a-z0-9_.:-]*(?:pass|pwd|secret|token|key|credential)[a-z0-9_.:-]*>[^<\s]{6,}</"
+            // `<password>VALUE</`, `<apiKey>`: matched from the end of the
+            // name back (the validator wants the leading `<`), filtered on
+            // the name's last word and `>`.
+            r"|(?i)[<a-z0-9_.:-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?)>[^<\s]{6,}</"
         ),
         Some(xml_credential),
         "A password or secret in XML configuration: <add key=\"SmtpPassword\" value=\"…\"/>, <password>…</password>",
-    ),
+    )
+    .apart(),
     detector!(
         "credential_argument",
         Secret,
         concat!(
-            r"--(?:[a-z0-9]+-)*(?:password|passwd|pass|pwd|passphrase|token|secret|api-key|apikey|access-key|secret-key|client-secret|auth-token)[ \t]+",
+            // `--db-password VALUE`: the option's words are matched from
+            // `-` and its name back (the validator wants the leading `--`),
+            // so that the scanner filters on `-password `, not on every `--`.
+            r"[a-z0-9-]*-(?:password|passwd|pass|pwd|passphrase|token|secret|api-key|apikey|access-key|secret-key|client-secret|auth-token)[ \t]+",
             arg!(),
-            r"|\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlslap|mariadb|mariadb-dump|mariadb-admin|7z|7za|7zr)\b[^\r\n|;&]*?[ \t]-p",
+            r"|\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlslap|mariadb|mariadb-dump|mariadb-admin)\b[^\r\n|;&]*?[ \t]-p",
+            arg!(),
+            // `7z x … -p…`, `7z -p…`, `7za …`: four bytes or more before
+            // any class, so that the filter indexes no three-byte literal.
+            r"|\b7z(?:[ \t][abdehilrtux][^\r\n|;&]*?[ \t]|[ \t]|[ar][ \t](?:[^\r\n|;&]*?[ \t])?)-p",
             arg!(),
             r"|\blogin\b[^\r\n|;&]*?[ \t]-p[ \t]+",
             arg!(),
@@ -649,9 +663,9 @@ pub(crate) const SECRETS: &[Detector] = &[
             arg!(),
             r"|\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn)\b[^\r\n|;&]*?[ \t]-w[ \t]+",
             arg!(),
-            r"|\b(?:sqlcmd|bcp|osql|isql)\b[^\r\n|;&]*?[ \t]-P[ \t]*",
+            r"|\b(?:sqlcmd|bcp|osql|isql)(?:\.exe)?(?:[ \t][^\r\n|;&]*?)?[ \t]-P[ \t]*",
             arg!(),
-            r"|\b(?:zip|unzip)\b[^\r\n|;&]*?[ \t]-P[ \t]+",
+            r"|\b(?:zip|unzip)(?:\.exe)?(?:[ \t][^\r\n|;&]*?)?[ \t]-P[ \t]+",
             arg!(),
             r"|\bmongo(?:sh|dump|restore|import|export)?\b[^\r\n|;&]*?[ \t]-p[ \t]+",
             arg!(),
@@ -664,7 +678,8 @@ pub(crate) const SECRETS: &[Detector] = &[
         ),
         Some(credential_argument),
         "A password, token or key given to a command on its command line (--password …, mysql -p…, docker login -p …, curl -u user:…, openssl -passin pass:…)",
-    ),
+    )
+    .apart(),
 ];
 
 // --- Validators -------------------------------------------------------------

@@ -95,15 +95,27 @@ pub(crate) enum Text {
 }
 
 /// The patterns of a family of built-in detectors, parsed once per
-/// process, on first use.
-pub(crate) type Detectors = LazyLock<Vec<Result<Pattern, String>>>;
+/// process, on first use: one per detector, or its alternatives
+/// (`Detector::apart`).
+pub(crate) type Detectors = LazyLock<Vec<Result<Vec<Pattern>, String>>>;
+
+/// Parses a family's patterns for [`Detectors`].
+pub(crate) fn parse_detectors(
+    all: &[crate::detect::Detector],
+) -> Vec<Result<Vec<Pattern>, String>> {
+    all.iter()
+        .map(|d| d.parts()?.into_iter().map(Pattern::new).collect())
+        .collect()
+}
 
 impl Text {
     /// A detector's pattern (the built-in patterns are tested to parse).
-    pub(crate) fn detector_pattern(
+    /// The patterns of a family's detector: its alternatives, each
+    /// scanned as a pattern of its own.
+    pub(crate) fn detector_patterns(
         family: &'static Detectors,
         index: usize,
-    ) -> Result<&'static Pattern, String> {
+    ) -> Result<&'static [Pattern], String> {
         match family.get(index) {
             Some(Ok(p)) => Ok(p),
             Some(Err(e)) => Err(format!("built-in detector {index}: {e}")),

@@ -119,13 +119,11 @@ impl StreamAutomaton {
                         index,
                         label,
                         validate,
-                    } => add_regex(
-                        Text::detector_pattern(family, *index)?,
-                        c,
-                        false,
-                        *validate,
-                        *label,
-                    ),
+                    } => {
+                        for p in Text::detector_patterns(family, *index)? {
+                            add_regex(p, c, false, *validate, *label);
+                        }
+                    }
                 }
             }
         }

@@ -6,18 +6,13 @@ use serde_json::{Map, Value};
 
 use super::{Detectors, Form, detectors, names, unknown};
 use crate::detect::{Kind, PII};
-use crate::pattern::Pattern;
 use crate::policy::CheckKind;
 use crate::policy::read::Reader;
 
 pub(super) const MESSAGE: &str = "contains personal data";
 
 /// The detectors' patterns, parsed once per process.
-static PARSED: Detectors = LazyLock::new(|| {
-    PII.iter()
-        .map(|d| crate::pattern::parse(d.pattern).and_then(Pattern::new))
-        .collect()
-});
+static PARSED: Detectors = LazyLock::new(|| super::parse_detectors(PII));
 
 /// The entities (several detectors may find one entity).
 fn entities() -> Vec<&'static str> {

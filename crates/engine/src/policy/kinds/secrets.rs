@@ -6,19 +6,13 @@ use serde_json::{Map, Value};
 
 use super::{Detectors, Form, detectors, names, unknown};
 use crate::detect::{Kind, SECRETS};
-use crate::pattern::Pattern;
 use crate::policy::CheckKind;
 use crate::policy::read::Reader;
 
 pub(super) const MESSAGE: &str = "contains a credential";
 
 /// The detectors' patterns, parsed once per process.
-static PARSED: Detectors = LazyLock::new(|| {
-    SECRETS
-        .iter()
-        .map(|d| crate::pattern::parse(d.pattern).and_then(Pattern::new))
-        .collect()
-});
+static PARSED: Detectors = LazyLock::new(|| super::parse_detectors(SECRETS));
 
 fn ids() -> Vec<&'static str> {
     SECRETS.iter().map(|d| d.id).collect()
