@@ -517,6 +517,52 @@ mod tests {
         println!("literal filtering:\n{report}");
     }
 
+    /// Forms found from a word rather than a fixed start: the context word
+    /// of AWS keys in prose with each separator, XML elements named by
+    /// their last word, options of any depth.
+    #[test]
+    fn forms_found_from_a_word() {
+        let secrets = compiled(SECRETS);
+        let key = "wrIQcVawSduczmu38jswn1sIOTmk9AC0SHopkxXu";
+        for sep in [" ", "\t", "_", ".", ",", ";", ":", "=", "/", "-", "\"", "'"] {
+            let text = format!("AWS{sep} ci uses {key} today");
+            assert!(
+                fired(&secrets, &text).contains("aws_secret_access_key"),
+                "{text:?}"
+            );
+        }
+        assert!(
+            !fired(&secrets, &format!("lawsuit ci uses {key} today"))
+                .contains("aws_secret_access_key")
+        );
+        for text in [
+            "<smtpPassword>Fake#Pa55!Palisade</smtpPassword>",
+            "<db.PASSWORD>Fake#Pa55!Palisade</db.PASSWORD>",
+            "mytool --db-admin-password 'Fake#Pa55!Palisade'",
+            "7z x -pFake#Pa55!Palisade backup.7z",
+            "7z -pFake#Pa55!Palisade a backup.7z",
+            "zip -P Fake#Pa55!Palisade backup.zip db.sql",
+            "bcp.exe dbo.t out t.dat -S db -U sa -P Fake#Pa55!Palisade",
+        ] {
+            let got = fired(&secrets, text);
+            assert!(
+                got.contains("xml_credential") || got.contains("credential_argument"),
+                "{text:?}: {got:?}"
+            );
+        }
+        for text in [
+            "smtpPassword>Fake#Pa55!Palisade</smtpPassword>",
+            "set db-admin-password Fake#Pa55!Palisade",
+            "7zip -pFake#Pa55!Palisade",
+        ] {
+            let got = fired(&secrets, text);
+            assert!(
+                !got.contains("xml_credential") && !got.contains("credential_argument"),
+                "{text:?}: {got:?}"
+            );
+        }
+    }
+
     /// Prints the detectors that fire on each JSON string (one per line)
     /// of the file `DETECT_PROBE` names: for trying texts by hand.
     #[test]

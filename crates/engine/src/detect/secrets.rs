@@ -45,7 +45,7 @@ pub(crate) const SECRETS: &[Detector] = &[
         // (`aws_secret_access_key = …`) or written in prose or a log.
         // The run is matched whole (with `-`, `_`, padding) so that the
         // validator can turn away longer tokens.
-        r#"(?i:\baws[ _.:=/"'-]|secret)[^\r\n]{0,80}?[^A-Za-z0-9/+_\-][A-Za-z0-9/+_\-]{40,}=*"#,
+        r#"(?i:\baws[ \t_.,;:=/"'-]|secret)[^\r\n]{0,80}?[^A-Za-z0-9/+_\-][A-Za-z0-9/+_\-]{40,}=*"#,
         Some(aws_secret_access_key),
         "AWS secret access key (40 base64 characters) assigned to an aws_secret_access_key-like name or written near `aws` / `secret`",
     )
