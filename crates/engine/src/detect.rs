@@ -561,6 +561,20 @@ mod tests {
                 "{text:?}: {got:?}"
             );
         }
+        // A Teams webhook is matched from its tenant's host on; a URL
+        // without one is not a webhook.
+        let path = "/webhookb2/3f1a2b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b@7e8f9a0b-1c2d-4e3f-9a4b-5c6d7e8f9a0b\
+                    /IncomingWebhook/9b1f4e7a2c8d4f6e8a3b5c7d9e1f2a4b/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+        let (teams, parts) = secrets
+            .iter()
+            .find(|(d, _)| d.id == "teams_webhook_url")
+            .unwrap();
+        let url = format!("POST https://contoso-dev.webhook.office.com{path} done");
+        let m = &url[parts[0].find(&url).unwrap().range()];
+        assert!(m.starts_with("contoso-dev.webhook"), "{m:?}");
+        assert!(teams.accepts(m));
+        let hostless = format!("POST https://.webhook.office.com{path} done");
+        assert!(!fired(&secrets, &hostless).contains("teams_webhook_url"));
     }
 
     /// Prints the detectors that fire on each JSON string (one per line)

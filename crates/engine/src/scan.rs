@@ -477,7 +477,10 @@ impl MatcherBuilder {
                     .filter(|e| e.len() < cost)
                     .min_by_key(Vec::len)
                 } else {
-                    None
+                    // A case-sensitive pattern's prefixes as written, when
+                    // they are no more: `7z a` is then not found in the
+                    // `47Z ALERT` of a log's time stamp.
+                    pattern::exact_wide_prefixes(hir, cost).filter(|e| e.len() <= cost)
                 };
                 if let Some(exact) = exact {
                     for p in exact {

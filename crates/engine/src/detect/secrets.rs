@@ -524,7 +524,9 @@ pub(crate) const SECRETS: &[Detector] = &[
     detector!(
         "teams_webhook_url",
         Secret,
-        r"https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[a-f0-9-]{36}@[a-f0-9-]{36}/IncomingWebhook/[a-f0-9]{32}/[a-f0-9-]{36}",
+        // From the tenant's host on (after `https://`): the scanner filters
+        // on `.webhook.office.com/webhookb2/`, not on every `https://`.
+        r"[a-z0-9-]*\.webhook\.office\.com/webhookb2/[a-f0-9-]{36}@[a-f0-9-]{36}/IncomingWebhook/[a-f0-9]{32}/[a-f0-9-]{36}",
         Some(teams_webhook_url),
         "Microsoft Teams incoming webhook URL",
     ),
@@ -725,10 +727,11 @@ fn artifactory_token(m: &str) -> bool {
 
 /// The webhook's 32-hex secret part is random.
 fn teams_webhook_url(m: &str) -> bool {
-    m.split("/IncomingWebhook/")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .is_some_and(|secret| secret.len() == 32 && random_token(secret))
+    !m.starts_with('.')
+        && m.split("/IncomingWebhook/")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .is_some_and(|secret| secret.len() == 32 && random_token(secret))
 }
 
 /// The webhook's token (last segment, 68 characters) is random.
