@@ -401,7 +401,10 @@ fn shape_error<E: fmt::Display>(e: &serde_path_to_error::Error<E>) -> ConfigErro
             .map_or(message.len(), |j| i + 16 + j);
         message.replace_range(start..end, "a mapping");
     }
-    ConfigErrors::one(pointer, message)
+    ConfigErrors::one(
+        pointer,
+        palisade_protocol::suggest::with_suggestion(&message),
+    )
 }
 
 #[cfg(test)]

@@ -27,16 +27,39 @@ pub(crate) fn policy_error(
     path: &std::path::Path,
     errors: &palisade_engine::PolicyErrors,
 ) -> anyhow::Error {
+    if let Some(shown) = crate::diagnostic::syntax_error(path) {
+        return anyhow::anyhow!("{shown}");
+    }
     match errors.errors.as_slice() {
         [only] if only.pointer.is_empty() => anyhow::anyhow!("{}", only.message),
         _ => anyhow::anyhow!("{}: {errors}", path.display()),
     }
 }
 
+/// What `check` says instead of waiting when it would read a request from
+/// a terminal.
+const NO_INPUT: &str =
+    "`palisade check` reads its request from stdin, and stdin is a terminal; give it a request:
+  palisade check --stage tool_use --tool Bash --args '{\"command\":\"rm -rf /\"}'
+  echo '{\"stage\":\"output\",\"content\":\"hello\"}' | palisade check
+  palisade check --request request.json
+  palisade check --jsonl < requests.jsonl
+(`palisade check --help` tells more)";
+
+/// Standard input, unless it is a terminal: then nobody is about to type a
+/// JSON request, and the user gets the ways to give one instead of a wait.
+fn stdin() -> anyhow::Result<Box<dyn Read + Send>> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        bail!("{NO_INPUT}");
+    }
+    Ok(Box::new(stdin))
+}
+
 pub(crate) fn open_input(args: &CheckArgs) -> anyhow::Result<Box<dyn Read + Send>> {
     Ok(match args.request.as_deref() {
-        None => Box::new(std::io::stdin()),
-        Some(p) if p.as_os_str() == "-" => Box::new(std::io::stdin()),
+        None => stdin()?,
+        Some(p) if p.as_os_str() == "-" => stdin()?,
         Some(p) => Box::new(
             std::fs::File::open(p)
                 .with_context(|| format!("cannot open request file `{}`", p.display()))?,

@@ -65,27 +65,27 @@ pub(crate) fn run() -> anyhow::Result<u8> {
             continue;
         }
         configured += 1;
-        println!("{host}");
+        say!("{host}");
         for l in &lines {
-            println!("{l}");
+            say!("{l}");
         }
         if host == Host::Codex {
-            println!("  trusted: {}", crate::codex::status(&root));
+            say!("  trusted: {}", crate::codex::status(&root));
         }
         match handler.map(|h| probe(host, &h, &root)) {
-            Some(Ok(took)) => println!(
+            Some(Ok(took)) => say!(
                 "  answering: yes; denies a read of ~/.ssh/id_rsa in {:.1} ms (median of {RUNS})",
                 took.as_secs_f64() * 1000.0
             ),
             Some(Err(e)) => {
                 broken += 1;
-                println!("  answering: NO: {e:#}");
+                say!("  answering: NO: {e:#}");
             }
             None => {}
         }
     }
     if configured == 0 {
-        println!(
+        say!(
             "No host has Palisade's hooks. Install them with `palisade hooks install HOST` (HOST: {}).",
             Host::names()
         );

@@ -12,7 +12,7 @@ use futures::StreamExt;
 use palisade_checks::audit::JsonlAudit;
 use palisade_checks::{Guard, GuardError};
 use palisade_engine::parse_request;
-use palisade_protocol::{Decision, DecisionKind};
+use palisade_protocol::Decision;
 use palisade_transport::ServiceConfig;
 
 use crate::CheckArgs;
@@ -25,11 +25,8 @@ use crate::check::{
 const IN_FLIGHT: usize = 64;
 
 pub(crate) fn run(args: &CheckArgs, config_path: &Path) -> anyhow::Result<u8> {
-    let config =
-        ServiceConfig::from_path(config_path).map_err(|errors| match errors.errors.as_slice() {
-            [only] if only.pointer.is_empty() => anyhow::anyhow!("{}", only.message),
-            _ => anyhow::anyhow!("{}: {errors}", config_path.display()),
-        })?;
+    let config = ServiceConfig::from_path(config_path)
+        .map_err(|errors| crate::serve::config_error(config_path, &errors))?;
     let policy = args.policy.clone().or_else(|| config.policy.clone());
     let engine = load_policy(policy.as_deref())?;
     if args.jsonl && flag_request(args)?.is_some() {
@@ -85,23 +82,23 @@ async fn batch(guard: &Guard, args: &CheckArgs) -> anyhow::Result<u8> {
     futures::pin_mut!(decisions);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut errors = 0u64;
+    let mut kinds = crate::jsonl::Kinds::default();
     while let Some(decision) = decisions.next().await {
         let decision = decision?;
-        if decision.decision == DecisionKind::Error {
-            errors += 1;
-        }
+        kinds.count(decision.decision);
         serde_json::to_writer(&mut out, &decision).context("cannot write the decisions")?;
         out.write_all(b"\n").context("cannot write the decisions")?;
     }
     out.flush().context("cannot write the decisions")?;
     if args.stats {
         eprintln!(
-            "requests: {count} ({errors} errors); wall {:.3} s",
+            "requests: {count} ({} errors); wall {:.3} s",
+            kinds.error,
             started.elapsed().as_secs_f64()
         );
+        eprintln!("{}", kinds.line());
     }
-    Ok(0)
+    Ok(kinds.exit_code())
 }
 
 /// One line's decision; a malformed line gets an `error` decision, an

@@ -313,27 +313,27 @@ pub(crate) fn install(args: &HooksArgs) -> anyhow::Result<u8> {
         ));
     }
     write_config(&t.path, &config)?;
-    println!("{}: {}", host, t.path.display());
+    say!("{}: {}", host, t.path.display());
     for c in &changes {
-        println!("{c}");
+        say!("{c}");
     }
     match &args.server {
-        Some(url) => println!("  asks the service at {url}"),
-        None => println!("  runs: {cmd}"),
+        Some(url) => say!("  asks the service at {url}"),
+        None => say!("  runs: {cmd}"),
     }
     if host == Host::Codex {
         // Codex skips untrusted hooks silently: trust Palisade's through Codex.
         match crate::codex::trust(&root) {
-            Ok(0) => println!("  Codex already trusts these hooks"),
-            Ok(n) => println!(
+            Ok(0) => say!("  Codex already trusts these hooks"),
+            Ok(n) => say!(
                 "  trusted in Codex ({n} hooks, recorded under hooks.state in its config.toml)"
             ),
-            Err(e) => println!(
+            Err(e) => say!(
                 "  NOT trusted yet ({e:#}): Codex skips untrusted hooks; start `codex`, open /hooks and trust Palisade's"
             ),
         }
     }
-    println!("check it with: palisade doctor");
+    say!("check it with: palisade doctor");
     Ok(0)
 }
 
@@ -343,7 +343,7 @@ pub(crate) fn uninstall(args: &HooksArgs) -> anyhow::Result<u8> {
     let root = std::env::current_dir().context("cannot read the current directory")?;
     let t = target(host, scope, &root)?;
     if !t.path.exists() {
-        println!(
+        say!(
             "{}: {} does not exist; nothing to remove",
             host,
             t.path.display()
@@ -360,7 +360,7 @@ pub(crate) fn uninstall(args: &HooksArgs) -> anyhow::Result<u8> {
         };
         let n = remove_ours(entries, host);
         if n > 0 {
-            println!("  removed {event}");
+            say!("  removed {event}");
             removed += n;
         }
         if entries.is_empty() {
@@ -368,14 +368,14 @@ pub(crate) fn uninstall(args: &HooksArgs) -> anyhow::Result<u8> {
         }
     }
     if removed == 0 {
-        println!("{}: no Palisade hook in {}", host, t.path.display());
+        say!("{}: no Palisade hook in {}", host, t.path.display());
         return Ok(0);
     }
     if hooks.is_empty() {
         config.remove("hooks");
     }
     write_config(&t.path, &config)?;
-    println!("{}: {} (Palisade's hooks removed)", host, t.path.display());
+    say!("{}: {} (Palisade's hooks removed)", host, t.path.display());
     Ok(0)
 }
 

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use palisade_engine::{Engine, parse_request};
-use palisade_protocol::{CheckRequest, Decision};
+use palisade_protocol::{CheckRequest, Decision, DecisionKind};
 
 use crate::CheckArgs;
 use crate::check::{error_decision, open_input};
@@ -25,6 +25,58 @@ struct Stats {
     parse: Duration,
     evaluate: Duration,
     write: Duration,
+    /// Decisions by kind: allow, block, ask, modify, error.
+    kinds: Kinds,
+}
+
+/// How many decisions of each kind a batch gave.
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Kinds {
+    pub(crate) allow: u64,
+    pub(crate) block: u64,
+    pub(crate) ask: u64,
+    pub(crate) modify: u64,
+    pub(crate) error: u64,
+}
+
+impl Kinds {
+    pub(crate) fn count(&mut self, kind: DecisionKind) {
+        match kind {
+            DecisionKind::Allow => self.allow += 1,
+            DecisionKind::Block => self.block += 1,
+            DecisionKind::Ask => self.ask += 1,
+            DecisionKind::Modify => self.modify += 1,
+            DecisionKind::Error => self.error += 1,
+        }
+    }
+
+    fn add(&mut self, o: &Kinds) {
+        self.allow += o.allow;
+        self.block += o.block;
+        self.ask += o.ask;
+        self.modify += o.modify;
+        self.error += o.error;
+    }
+
+    /// The batch's exit code, as for one request: 2 when a line was not a
+    /// valid request, else 1 when a request was blocked or asked, else 0.
+    pub(crate) fn exit_code(&self) -> u8 {
+        if self.error > 0 {
+            2
+        } else if self.block + self.ask > 0 {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// `decisions: 3 allow, 1 block, 0 ask, 0 modify, 0 error`
+    pub(crate) fn line(&self) -> String {
+        format!(
+            "decisions: {} allow, {} block, {} ask, {} modify, {} error",
+            self.allow, self.block, self.ask, self.modify, self.error
+        )
+    }
 }
 
 impl Stats {
@@ -36,6 +88,7 @@ impl Stats {
         self.parse += o.parse;
         self.evaluate += o.evaluate;
         self.write += o.write;
+        self.kinds.add(&o.kinds);
     }
 }
 
@@ -93,9 +146,10 @@ fn process(engine: &Engine, block: &[u8], out: &mut Vec<u8>, stats: &mut Stats) 
                 result.unwrap_or_else(|e| error_decision(line, &e))
             }
         };
-        if decision.decision == palisade_protocol::DecisionKind::Error {
+        if decision.decision == DecisionKind::Error {
             stats.errors += 1;
         }
+        stats.kinds.count(decision.decision);
         let t2 = Instant::now();
         // Serializing a Decision into memory cannot fail.
         let _ = serde_json::to_writer(&mut *out, &decision);
@@ -256,8 +310,9 @@ pub(crate) fn run(engine: &Engine, args: &CheckArgs) -> anyhow::Result<u8> {
             wall.as_secs_f64(),
             rate(totals.input_bytes, wall)
         );
+        eprintln!("{}", totals.kinds.line());
     }
-    Ok(0)
+    Ok(totals.kinds.exit_code())
 }
 
 /// A fresh request id (UUID v7) for an answer to a request without one.

@@ -1,13 +1,33 @@
 //! The `palisade` command.
 
+/// `println!` that does not panic when stdout is closed (`palisade test |
+/// head`): what cannot be written is dropped, the command goes on.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `print!` that does not panic when stdout is closed.
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod audit;
 mod check;
 mod codex;
+mod diagnostic;
 mod doctor;
 mod guarded;
 mod hook;
+mod init;
 mod install;
 mod jsonl;
+mod policytest;
 mod serve;
 mod validate;
 
@@ -24,17 +44,68 @@ struct Cli {
     command: Command,
 }
 
+const SERVE_HELP: &str = concat!(
+    "Endpoints: POST /v1/check, POST /v1/check/stream, GET /v1/policy, GET /healthz, GET /metrics; docs/PROTOCOL.md.\n",
+    "Exit codes: 0 after a clean shutdown (SIGTERM, SIGINT); 2 when the policy, the config or the address is bad.\n",
+    "Example: palisade serve --listen 127.0.0.1:8700"
+);
+
+const EVENTS_HELP: &str = concat!(
+    "Stdin: one JSON message per line (a request, or pi's event envelope); stdout: one answer per line, in order.\n",
+    "Exit codes: 0 at the end of stdin; 2 when the policy or the config is bad."
+);
+
+const MCP_HELP: &str = concat!(
+    "Stdin and stdout: the MCP protocol (JSON-RPC, one message per line).\n",
+    "Exit codes: 0 when the client closes stdin; 2 when the policy or the config is bad."
+);
+
+const CHECK_HELP: &str = concat!(
+    "Input: the request from --request FILE, else from stdin, else built from --stage/--tool/--args/--content. With --jsonl, one request per line.\n",
+    "Output: the Decision as JSON on stdout (pretty on a terminal); with --jsonl, one compact Decision per line, in input order.\n",
+    "Stages: input (the user's prompt), output (the model's answer), tool_use (a tool call about to run), tool_output (what a tool returned), action (a file, process or network action).\n",
+    "Exit codes: 0 allow or modify; 1 block or ask; 2 a bad request, policy or config. With --jsonl the same over the batch: 2 when any line was not a valid request, else 1 when any request was blocked or asked, else 0.\n",
+    "Examples:\n",
+    "  palisade check --stage tool_use --tool Bash --args '{\"command\":\"rm -rf /\"}'\n",
+    "  echo '{\"stage\":\"output\",\"content\":\"key AKIAIOSFODNN7EXAMPLF\"}' | palisade check\n",
+    "  palisade check --jsonl --stats < requests.jsonl > decisions.jsonl"
+);
+
+const HOOK_HELP: &str = concat!(
+    "Stdin: the host's hook payload (JSON); stdout: the answer in the host's format; docs/HOOKS.md.\n",
+    "Exit codes: the host's: 0 with the answer on stdout; 2 blocks (the reason on stderr) when the payload cannot be read or no decision is made."
+);
+
+const VALIDATE_HELP: &str = "Exit codes: 0 when every file is a valid policy; 2 when any is not (each problem printed with its JSON pointer).";
+
+const INIT_HELP: &str = concat!(
+    "Writes palisade.yaml (the embedded default policy, with its comments) and palisade_test.yaml (cases for it); refuses to overwrite either without --force.\n",
+    "Exit codes: 0 when both were written; 2 when a file exists or cannot be written.\n",
+    "Next: palisade test palisade_test.yaml, then palisade serve --policy palisade.yaml"
+);
+
+const TEST_HELP: &str = concat!(
+    "Test files: YAML or JSON, each naming a policy (`policy:`, relative to the file; absent: the embedded default) and its cases (docs/POLICY.md, section 12); a directory is searched for *_test.yaml, *_test.yml and *_test.json.\n",
+    "Exit codes: 0 when every case passed; 1 when a case failed; 2 when a test file or its policy is bad.\n",
+    "Example: palisade test examples/tests --coverage"
+);
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Serve the guardrails service over HTTP (default 127.0.0.1:8700).
+    #[command(after_help = SERVE_HELP)]
     Serve(ServeArgs),
     /// Answer JSON-lines requests on stdin with decisions on stdout (pi's event protocol).
+    #[command(after_help = EVENTS_HELP)]
     Events(ServiceArgs),
     /// Serve the MCP tools `check` and `check_action` over stdio.
+    #[command(after_help = MCP_HELP)]
     Mcp(ServiceArgs),
     /// Evaluate one request, or a JSON-lines batch, against a policy.
+    #[command(after_help = CHECK_HELP)]
     Check(CheckArgs),
     /// Answer one coding agent's hook call: the host's payload on stdin, its answer on stdout.
+    #[command(after_help = HOOK_HELP)]
     Hook(HookArgs),
     /// Install or remove Palisade's hooks in a coding agent's configuration.
     Hooks {
@@ -44,11 +115,18 @@ enum Command {
     /// Tell, per coding agent, whether Palisade's hooks are configured, trusted and answering.
     Doctor,
     /// Validate policy files; print every error with its JSON pointer.
+    #[command(after_help = VALIDATE_HELP)]
     Validate {
         /// Policy files (`.json`, `.yaml`, `.yml`).
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Run policy test files: each case a request and the decision expected.
+    #[command(after_help = TEST_HELP)]
+    Test(TestArgs),
+    /// Write a starter policy (the default, commented) and a test file for it.
+    #[command(after_help = INIT_HELP)]
+    Init(InitArgs),
     /// Work with policies.
     Policy {
         #[command(subcommand)]
@@ -125,6 +203,9 @@ pub(crate) struct ServeArgs {
     /// Allow listening on a non-loopback address without API keys.
     #[arg(long)]
     pub(crate) insecure_no_auth: bool,
+    /// Not an option: the address is given whole with `--listen`.
+    #[arg(long, hide = true, value_name = "PORT")]
+    pub(crate) port: Option<String>,
 }
 
 /// Arguments of `palisade hook`.
@@ -147,6 +228,33 @@ pub(crate) struct HookArgs {
     /// Deny when no decision is made within this many milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 20_000)]
     pub(crate) timeout_ms: u64,
+}
+
+/// Arguments of `palisade test`.
+#[derive(Args, Debug)]
+pub(crate) struct TestArgs {
+    /// Test files, or directories searched for `*_test.yaml`, `*_test.yml`
+    /// and `*_test.json` (default: the current directory).
+    #[arg(value_name = "FILE|DIR")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// List every check, and every pattern, word, tool glob, path, command
+    /// pattern, detector and entity in it, that no case made fire.
+    #[arg(long)]
+    pub(crate) coverage: bool,
+    /// Also write the results as JUnit XML to FILE (for CI systems).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) junit: Option<PathBuf>,
+}
+
+/// Arguments of `palisade init`.
+#[derive(Args, Debug)]
+pub(crate) struct InitArgs {
+    /// The directory to write `palisade.yaml` and `palisade_test.yaml` in.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub(crate) dir: PathBuf,
+    /// Overwrite the files when they exist.
+    #[arg(long)]
+    pub(crate) force: bool,
 }
 
 /// Arguments of `palisade check`.
@@ -172,7 +280,7 @@ pub(crate) struct CheckArgs {
     /// the async runtime's threads (default 2).
     #[arg(long, value_name = "N")]
     pub(crate) threads: Option<usize>,
-    /// Build the request from flags: its stage.
+    /// Build the request from flags: its stage (input, output, tool_use, tool_output, action).
     #[arg(long, value_name = "STAGE")]
     pub(crate) stage: Option<String>,
     /// Build the request from flags: the tool's name.
@@ -211,11 +319,13 @@ fn main() -> ExitCode {
             command: HooksCommand::Uninstall(args),
         } => install::uninstall(&args),
         Command::Doctor => doctor::run(),
+        Command::Test(args) => policytest::run(&args),
+        Command::Init(args) => init::run(&args),
         Command::Validate { files } => validate::run(&files),
         Command::Policy {
             command: PolicyCommand::Default,
         } => {
-            print!("{}", palisade_engine::DEFAULT_POLICY);
+            say_raw!("{}", palisade_engine::DEFAULT_POLICY);
             Ok(0)
         }
         Command::Audit {

@@ -18,10 +18,19 @@ fn load_config(path: Option<&Path>) -> anyhow::Result<ServiceConfig> {
     let Some(path) = path else {
         return Ok(ServiceConfig::default());
     };
-    ServiceConfig::from_path(path).map_err(|errors| match errors.errors.as_slice() {
+    ServiceConfig::from_path(path).map_err(|errors| config_error(path, &errors))
+}
+
+/// A config that could not be loaded: its syntax error shown in place, one
+/// line when it could not be read, else every problem with its pointer.
+pub(crate) fn config_error(path: &Path, errors: &palisade_checks::ConfigErrors) -> anyhow::Error {
+    if let Some(shown) = crate::diagnostic::syntax_error(path) {
+        return anyhow::anyhow!("{shown}");
+    }
+    match errors.errors.as_slice() {
         [only] if only.pointer.is_empty() => anyhow::anyhow!("{}", only.message),
         _ => anyhow::anyhow!("{}: {errors}", path.display()),
-    })
+    }
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
@@ -44,6 +53,11 @@ fn init_logging() {
 }
 
 async fn start(args: &ServiceArgs, config: ServiceConfig) -> anyhow::Result<Arc<Service>> {
+    if let Some(policy) = args.policy.as_ref().or(config.policy.as_ref())
+        && let Some(shown) = crate::diagnostic::syntax_error(policy)
+    {
+        anyhow::bail!("{shown}");
+    }
     Service::start(config, args.policy.clone())
         .await
         .map(Arc::new)
@@ -51,6 +65,11 @@ async fn start(args: &ServiceArgs, config: ServiceConfig) -> anyhow::Result<Arc<
 }
 
 pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
+    if let Some(port) = &args.port {
+        anyhow::bail!(
+            "`--port` is not an option of `palisade serve`; give the address and port with `--listen`, such as `--listen 127.0.0.1:{port}`"
+        );
+    }
     init_logging();
     let config = load_config(args.service.config.as_deref())?;
     let listen = args
@@ -76,7 +95,7 @@ pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
             (None, None) => "the embedded default policy".to_owned(),
         };
         // The one line on stdout: where the service listens.
-        println!("palisade listening on http://{bound}");
+        say!("palisade listening on http://{bound}");
         tracing::info!(
             "serving {policy} for tenant `{DEFAULT_TENANT}`{}; audit log: {}",
             if service.config().tenants.is_empty() {

@@ -10,7 +10,7 @@ pub(crate) fn run(files: &[PathBuf]) -> anyhow::Result<u8> {
         match Engine::from_path(file) {
             Ok(engine) => {
                 let n = engine.policy().checks().len();
-                println!(
+                say!(
                     "{}: ok ({n} check{})",
                     file.display(),
                     if n == 1 { "" } else { "s" }
@@ -18,8 +18,12 @@ pub(crate) fn run(files: &[PathBuf]) -> anyhow::Result<u8> {
             }
             Err(errors) => {
                 invalid = true;
+                if let Some(shown) = crate::diagnostic::syntax_error(file) {
+                    say!("{}: {shown}", file.display());
+                    continue;
+                }
                 for e in errors.iter() {
-                    println!("{}: {e}", file.display());
+                    say!("{}: {e}", file.display());
                 }
             }
         }

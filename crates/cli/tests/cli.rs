@@ -8,6 +8,7 @@
     reason = "test code"
 )]
 
+mod authoring;
 mod hooks;
 mod util;
 
@@ -629,7 +630,15 @@ mod jsonl {
         /// The decisions printed for this batch, checked line by line.
         #[track_caller]
         fn assert_output(&self, run: &Run) {
-            run.code(0);
+            // The batch's exit code means what one request's would.
+            let kinds: Vec<&str> = self.expect.iter().map(|(_, d)| *d).collect();
+            run.code(if kinds.contains(&"error") {
+                2
+            } else if kinds.contains(&"block") || kinds.contains(&"ask") {
+                1
+            } else {
+                0
+            });
             let out = run.stdout_text();
             assert!(out.is_empty() || out.ends_with('\n'));
             let lines = run.stdout_lines();
@@ -818,9 +827,20 @@ mod jsonl {
             .map(|c| format!("{}\n", c["request"]))
             .collect();
         let run = palisade(&check_args(&["--jsonl"])).stdin(input).run();
-        run.code(0);
         let decisions = run.decisions();
         assert_eq!(decisions.len(), cases.len());
+        // The batch's exit code is the most severe single one: 2 for an
+        // error, else 1 for a block or ask, else 0.
+        let worst = decisions
+            .iter()
+            .map(|d| match d["decision"].as_str().unwrap() {
+                "error" => 2,
+                "block" | "ask" => 1,
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        run.code(worst);
         for (case, batch_decision) in cases.iter().zip(&decisions) {
             assert_decision_shape(batch_decision);
             let single = palisade(&check_args(&[]))
@@ -848,7 +868,7 @@ mod jsonl {
         let run = palisade(&check_args(&["--jsonl", "--threads", "2"]))
             .stdin(input)
             .run();
-        run.code(0);
+        run.code(2);
         let d = run.decisions();
         assert_eq!(d.len(), 7);
         for x in &d {
@@ -890,7 +910,7 @@ mod jsonl {
         // output keeps one line per input line.
         let input = "{\"requestId\":\"r1\",\"content\":\"hi\"}\n\n{\"requestId\":\"r2\",\"content\":\"hi\"}\n   \n\r\n{\"requestId\":\"r3\",\"content\":\"hi\"}\n\n";
         let run = palisade(&check_args(&["--jsonl"])).stdin(input).run();
-        run.code(0);
+        run.code(2);
         let d = run.decisions();
         let kinds: Vec<&str> = d.iter().map(|x| x["decision"].as_str().unwrap()).collect();
         assert_eq!(
@@ -910,7 +930,7 @@ mod jsonl {
     #[test]
     fn a_single_blank_line_gets_a_decision() {
         let run = palisade(&check_args(&["--jsonl"])).stdin("\n").run();
-        run.code(0);
+        run.code(2);
         assert_eq!(run.decisions().len(), 1);
     }
 
@@ -946,10 +966,17 @@ mod jsonl {
         let run = palisade(&check_args(&["--jsonl", "--stats"]))
             .stdin(input)
             .run();
-        run.code(0);
+        run.code(2);
         assert_eq!(run.stdout_lines().len(), 3, "stats do not go to stdout");
         let stats = &run.stderr;
-        for label in ["requests: 3", "content", "parse", "evaluate", "write"] {
+        for label in [
+            "requests: 3",
+            "content",
+            "parse",
+            "evaluate",
+            "write",
+            "decisions: 1 allow, 1 block, 0 ask, 0 modify, 1 error",
+        ] {
             assert!(stats.contains(label), "--stats prints {label:?}:\n{stats}");
         }
         let without = palisade(&check_args(&["--jsonl"])).stdin(input).run();
@@ -1141,7 +1168,7 @@ mod validate {
         );
         assert!(
             lines.contains(&format!(
-                "{}: /mode: unknown mode `loud`; expected `active` or `advisory`",
+                "{}: /mode: unknown mode `loud`; expected one of `active`, `advisory`",
                 arg(&b)
             )),
             "{lines:#?}"
@@ -1150,6 +1177,16 @@ mod validate {
             lines
                 .iter()
                 .any(|l| l.starts_with(&format!("{}: ", arg(&c))) && l.contains("invalid JSON")),
+            "{lines:#?}"
+        );
+        // The syntax error is shown in place: the line, a caret under it.
+        let at = lines
+            .iter()
+            .position(|l| l == "1 | {not json")
+            .expect("the line");
+        assert_eq!(lines[at + 1], "  |  ^ here", "{lines:#?}");
+        assert!(
+            lines.contains(&format!(" --> {}:1:2", arg(&c))),
             "{lines:#?}"
         );
     }
@@ -1315,7 +1352,8 @@ mod config_and_audit {
         let run = palisade(&["check", "--config", arg(&config), "--jsonl"])
             .stdin(lines.join("\n") + "\n")
             .run();
-        run.code(0);
+        // A line that is not a request: exit code 2, as for one request.
+        run.code(2);
         let d = run.decisions();
         assert_eq!(d.len(), 4);
         // The judge's service refuses connections: it fails open...

@@ -295,6 +295,63 @@ impl CheckType {
         )
     }
 
+    /// The list field of a check of this type whose entries each match on
+    /// their own: `patterns`, `words`, `tools` (`tool_pattern`), `paths`,
+    /// `commands`, `detectors`, `entities`, `categories`. Tools that name
+    /// the shell or file tools a check looks at are not such a field.
+    ///
+    /// ```
+    /// use palisade_engine::CheckType;
+    /// assert_eq!(CheckType::Blocklist.entry_field(), Some("words"));
+    /// assert_eq!(CheckType::Condition.entry_field(), None);
+    /// ```
+    pub const fn entry_field(self) -> Option<&'static str> {
+        match self {
+            CheckType::Regex => Some("patterns"),
+            CheckType::Blocklist => Some("words"),
+            CheckType::ToolPattern => Some("tools"),
+            CheckType::Path => Some("paths"),
+            CheckType::Command => Some("commands"),
+            CheckType::Secrets => Some("detectors"),
+            CheckType::Pii => Some("entities"),
+            CheckType::Moderation => Some("categories"),
+            _ => None,
+        }
+    }
+
+    /// The entries a check of this type has when its [`entry_field`](Self::entry_field)
+    /// is left out: every detector id for `secrets`, every entity for
+    /// `pii`, every built-in dangerous command (as `@id`) for `command`,
+    /// every category for `moderation`; none for the others, whose list is
+    /// required.
+    ///
+    /// ```
+    /// use palisade_engine::CheckType;
+    /// assert!(CheckType::Command.default_entries().contains(&"@rm-recursive-force".to_owned()));
+    /// assert!(CheckType::Secrets.default_entries().contains(&"aws_access_key_id".to_owned()));
+    /// ```
+    pub fn default_entries(self) -> Vec<String> {
+        match self {
+            CheckType::Secrets => kinds::secrets::ids()
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+            CheckType::Pii => kinds::pii::entities()
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+            CheckType::Command => crate::shell::builtin::DANGEROUS
+                .iter()
+                .map(|b| format!("@{}", b.id))
+                .collect(),
+            CheckType::Moderation => MODERATION_CATEGORIES
+                .iter()
+                .map(|c| (*c).to_owned())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Whether a hit has a span of text to replace (`on_fail: redact`).
     pub const fn can_redact(self) -> bool {
         matches!(

@@ -155,7 +155,7 @@
 //! view (`rm -f -r *`) catches every spelling, and one written as usual
 //! (`rm -rf *`) the spelling it names.
 
-mod builtin;
+pub(crate) mod builtin;
 #[cfg(test)]
 mod differential;
 mod files;

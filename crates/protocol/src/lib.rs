@@ -7,6 +7,7 @@ pub mod pointer;
 mod request;
 #[cfg(feature = "schema")]
 pub mod schema;
+pub mod suggest;
 mod validate;
 
 pub use decision::{Decision, Finding, Location, Modified, Provider};

@@ -211,9 +211,16 @@ impl ServiceConfig {
                 errors.push(ConfigError::new(
                     format!("/{}", key.replace('~', "~0").replace('/', "~1")),
                     format!(
-                        "unknown field `{key}`, expected one of {}",
+                        "unknown field `{key}`{}, expected one of {}",
+                        palisade_protocol::suggest::closest(
+                            &key,
+                            SECTIONS.iter().chain(GuardConfig::SECTIONS).copied()
+                        )
+                        .map(|near| format!(" (did you mean `{near}`?)"))
+                        .unwrap_or_default(),
                         SECTIONS
                             .iter()
+                            .chain(GuardConfig::SECTIONS)
                             .map(|s| format!("`{s}`"))
                             .collect::<Vec<_>>()
                             .join(", ")

@@ -17,11 +17,11 @@ mod llm_judge;
 mod mcp;
 mod moderation;
 mod path;
-mod pii;
+pub(crate) mod pii;
 mod rate_limit;
 mod regex;
 mod schema;
-mod secrets;
+pub(crate) mod secrets;
 mod tool_pattern;
 mod workspace;
 

@@ -102,7 +102,7 @@ pub(super) fn from_value(value: &Value) -> Result<Policy, PolicyErrors> {
     }
 }
 
-use super::read::{Reader, child, index, json_type, one_of, quoted};
+use super::read::{Reader, child, index, json_type, misspelt_field, one_of, quoted, unknown_value};
 
 impl Reader {
     fn policy(&mut self, value: &Value) -> Policy {
@@ -122,7 +122,9 @@ impl Reader {
             if !matches!(key.as_str(), "mode" | "checks" | "$schema") {
                 self.err(
                     child("", key),
-                    format!("unknown field `{key}`; a policy has `mode` and `checks`"),
+                    misspelt_field(key, ["mode", "checks"]).unwrap_or_else(|| {
+                        format!("unknown field `{key}`; a policy has `mode` and `checks`")
+                    }),
                 );
             }
         }
@@ -132,10 +134,7 @@ impl Reader {
                 Some("advisory") => policy.mode = Mode::Advisory,
                 _ => self.err(
                     "/mode",
-                    format!(
-                        "unknown mode {}; expected `active` or `advisory`",
-                        quoted(mode)
-                    ),
+                    unknown_value("mode", mode, &["active", "advisory"]),
                 ),
             }
         }
@@ -232,27 +231,38 @@ impl Reader {
             Some(other) => {
                 self.err(
                     child(ptr, "type"),
-                    format!(
-                        "unknown check type {}; expected one of {}",
-                        quoted(other),
-                        one_of(&type_names)
-                    ),
+                    unknown_value("check type", other, &type_names),
                 );
                 None
             }
         };
         let type_fields = check_type.map_or(&[][..], CheckType::fields);
-        if let Some(t) = check_type {
-            for key in obj.keys() {
-                if !COMMON_FIELDS.contains(&key.as_str()) && !type_fields.contains(&key.as_str()) {
+        for key in obj.keys() {
+            let key = key.as_str();
+            if COMMON_FIELDS.contains(&key) || type_fields.contains(&key) {
+                continue;
+            }
+            match check_type {
+                Some(t) => self.err(
+                    child(ptr, key),
+                    misspelt_field(key, COMMON_FIELDS.iter().chain(type_fields).copied())
+                        .unwrap_or_else(|| {
+                            format!(
+                                "unknown field `{key}` for type `{t}`; its own fields are {}",
+                                one_of(type_fields)
+                            )
+                        }),
+                ),
+                // Without a type, only a field no type has is surely wrong.
+                None if !CheckType::ALL.iter().any(|t| t.fields().contains(&key)) => {
+                    let all = CheckType::ALL.iter().flat_map(|t| t.fields().iter());
                     self.err(
                         child(ptr, key),
-                        format!(
-                            "unknown field `{key}` for type `{t}`; its own fields are {}",
-                            one_of(type_fields)
-                        ),
+                        misspelt_field(key, COMMON_FIELDS.iter().chain(all).copied())
+                            .unwrap_or_else(|| format!("unknown field `{key}`")),
                     );
                 }
+                None => {}
             }
         }
         let id = match obj.get("id") {
@@ -270,14 +280,7 @@ impl Reader {
                 Some(f) => f,
                 None => {
                     let all: Vec<&str> = OnFail::ALL.iter().map(|f| f.as_str()).collect();
-                    self.err(
-                        child(ptr, "on_fail"),
-                        format!(
-                            "unknown on_fail {}; expected one of {}",
-                            quoted(v),
-                            one_of(&all)
-                        ),
-                    );
+                    self.err(child(ptr, "on_fail"), unknown_value("on_fail", v, &all));
                     OnFail::Block
                 }
             },
@@ -288,14 +291,7 @@ impl Reader {
                 Some(s) => s,
                 None => {
                     let all: Vec<&str> = Severity::ALL.iter().map(|s| s.as_str()).collect();
-                    self.err(
-                        child(ptr, "severity"),
-                        format!(
-                            "unknown severity {}; expected one of {}",
-                            quoted(v),
-                            one_of(&all)
-                        ),
-                    );
+                    self.err(child(ptr, "severity"), unknown_value("severity", v, &all));
                     Severity::Medium
                 }
             },
@@ -419,14 +415,7 @@ impl Reader {
                         stages.push((s, p));
                     }
                 }
-                None => this.err(
-                    p,
-                    format!(
-                        "unknown stage {}; expected one of {}",
-                        quoted(v),
-                        one_of(&all)
-                    ),
-                ),
+                None => this.err(p, unknown_value("stage", v, &all)),
             };
         match v {
             Value::Array(items) if items.is_empty() => {

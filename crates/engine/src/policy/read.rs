@@ -57,6 +57,41 @@ pub(crate) fn index(ptr: &str, i: usize) -> String {
     p
 }
 
+/// What to say of an unknown name `v` of a kind `what` (`check type`,
+/// `stage`) that must be one of `known`: the closest known name when one is
+/// near, then all of them.
+///
+/// ```text
+/// unknown check type `regx`; did you mean `regex`? Expected one of `regex`, …
+/// ```
+pub(crate) fn unknown_value(what: &str, v: &Value, known: &[&str]) -> String {
+    match v
+        .as_str()
+        .and_then(|s| palisade_protocol::suggest::closest(s, known.iter().copied()))
+    {
+        Some(near) => format!(
+            "unknown {what} {}; did you mean `{near}`? Expected one of {}",
+            quoted(v),
+            one_of(known)
+        ),
+        None => format!(
+            "unknown {what} {}; expected one of {}",
+            quoted(v),
+            one_of(known)
+        ),
+    }
+}
+
+/// `unknown field `on_fial`; did you mean `on_fail`?` when a field of
+/// `known` is near `key`; else `None`.
+pub(crate) fn misspelt_field<'a>(
+    key: &str,
+    known: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    palisade_protocol::suggest::closest(key, known)
+        .map(|near| format!("unknown field `{key}`; did you mean `{near}`?"))
+}
+
 pub(crate) fn one_of(values: &[&str]) -> String {
     values
         .iter()
@@ -243,10 +278,17 @@ impl Reader {
     ) {
         self.each_entry(obj, ptr, key, names, |n| {
             if known.contains(&n) {
-                Ok(())
-            } else {
-                Err(format!("unknown {what} `{n}`; known: {}", one_of(known)))
+                return Ok(());
             }
+            Err(
+                match palisade_protocol::suggest::closest(n, known.iter().copied()) {
+                    Some(near) => format!(
+                        "unknown {what} `{n}`; did you mean `{near}`? Known: {}",
+                        one_of(known)
+                    ),
+                    None => format!("unknown {what} `{n}`; known: {}", one_of(known)),
+                },
+            )
         });
     }
 

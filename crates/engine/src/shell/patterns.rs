@@ -8,7 +8,8 @@ use super::{Command, MAX_PARTS, commands};
 /// Command patterns compiled into one glob set (see the module docs).
 #[derive(Clone, Debug)]
 pub(crate) struct CommandPatterns {
-    /// Every part of every pattern (twice for a part ending in ` *`).
+    /// Every part of every pattern, twice: as written, and with its
+    /// following words (or without its final ` *`).
     set: GlobSet,
     /// The `(pattern, part)` each glob of `set` stands for.
     globs: Vec<(usize, usize)>,
@@ -35,9 +36,12 @@ fn builtins_named(name: &str) -> Result<Vec<&'static Builtin>, String> {
     let mut known: Vec<&str> = vec!["@builtin"];
     let ids: Vec<String> = DANGEROUS.iter().map(|b| format!("@{}", b.id)).collect();
     known.extend(ids.iter().map(String::as_str));
-    let near = known.iter().find(|k| {
-        k.get(1..)
-            .is_some_and(|k| k.contains(name) || name.contains(k))
+    let at = format!("@{name}");
+    let near = palisade_protocol::suggest::closest(&at, known.iter().copied()).or_else(|| {
+        known.iter().copied().find(|k| {
+            k.get(1..)
+                .is_some_and(|k| k.contains(name) || name.contains(k))
+        })
     });
     let hint = near.map_or_else(String::new, |n| format!(" (did you mean `{n}`?)"));
     Err(format!(
@@ -116,15 +120,26 @@ impl CommandPatterns {
                         "command pattern `{text}` has an empty command in its pipeline"
                     ));
                 }
-                builder.add(glob(part, &text)?);
-                globs.push((p, k));
-                // Not after an escaping backslash (`echo \ *`).
-                if let Some(stem) = part.strip_suffix(" *")
-                    && stem.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 0
-                {
+                // A part matches a command's view whole or its first words:
+                // `git push --force` matches `git push --force origin main`.
+                // A part ending in ` $` matches whole views only; one ending
+                // in ` *` also matches without the space (`rm -rf *` matches
+                // a bare `rm -rf`). Neither after an escaping backslash.
+                let unescaped =
+                    |stem: &str| stem.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 0;
+                if let Some(stem) = part.strip_suffix(" $").filter(|s| unescaped(s)) {
                     builder.add(glob(stem, &text)?);
                     globs.push((p, k));
+                    continue;
                 }
+                builder.add(glob(part, &text)?);
+                globs.push((p, k));
+                let extended = match part.strip_suffix(" *").filter(|s| unescaped(s)) {
+                    Some(stem) => stem.to_owned(),
+                    None => format!("{part} *"),
+                };
+                builder.add(glob(&extended, &text)?);
+                globs.push((p, k));
             }
             Ok(split.len())
         }

@@ -797,6 +797,27 @@ fn pattern_semantics() {
         ("echo \\\\ *", "echo '\\'", true),
         ("echo $(*", "echo $(id)", true),
         ("echo *…)", &format!("echo $({})", "x".repeat(300)), true),
+        // A pattern names a command's first words; more may follow.
+        ("git push --force", "git push --force origin main", true),
+        ("git push --force", "git push --force", true),
+        ("git push --force", "git push --forced", false),
+        ("git push --force", "git push origin --force", false),
+        (
+            "git push {,* }--force",
+            "git push origin main --force",
+            true,
+        ),
+        ("rm -rf", "rm -rf /", true),
+        ("rm -rf", "sudo rm -rf / x", true),
+        ("curl * | sh", "curl x | sh -s -- arg", true),
+        // ` $` ends a pattern that matches whole commands only.
+        ("git push --force $", "git push --force origin main", false),
+        ("git push --force $", "git push --force", true),
+        ("git push --force  $ ", "git push --force", true),
+        ("ls $ | sh", "ls | sh", true),
+        ("ls $ | sh", "ls -a | sh", false),
+        ("echo \\ $", "echo ' $'", true),
+        ("echo \\ $", "echo", false),
     ];
     for (pattern, line, want) in cases {
         let got = !hits(&[*pattern], line).is_empty();

@@ -15,7 +15,7 @@ pub(super) const MESSAGE: &str = "contains personal data";
 static PARSED: Detectors = LazyLock::new(|| super::parse_detectors(PII));
 
 /// The entities (several detectors may find one entity).
-fn entities() -> Vec<&'static str> {
+pub(crate) fn entities() -> Vec<&'static str> {
     let mut ids: Vec<&str> = PII.iter().map(|d| d.id).collect();
     ids.dedup();
     ids

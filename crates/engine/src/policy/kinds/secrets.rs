@@ -14,7 +14,7 @@ pub(super) const MESSAGE: &str = "contains a credential";
 /// The detectors' patterns, parsed once per process.
 static PARSED: Detectors = LazyLock::new(|| super::parse_detectors(SECRETS));
 
-fn ids() -> Vec<&'static str> {
+pub(crate) fn ids() -> Vec<&'static str> {
     SECRETS.iter().map(|d| d.id).collect()
 }
 
