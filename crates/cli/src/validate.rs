@@ -10,11 +10,20 @@ pub(crate) fn run(files: &[PathBuf]) -> anyhow::Result<u8> {
         match Engine::from_path(file) {
             Ok(engine) => {
                 let n = engine.policy().checks().len();
+                let warnings = engine.policy().warnings();
                 say!(
-                    "{}: ok ({n} check{})",
+                    "{}: ok ({n} check{}{})",
                     file.display(),
-                    if n == 1 { "" } else { "s" }
+                    if n == 1 { "" } else { "s" },
+                    match warnings.len() {
+                        0 => String::new(),
+                        1 => ", 1 warning".to_owned(),
+                        w => format!(", {w} warnings"),
+                    }
                 );
+                for w in &warnings {
+                    say!("{}: warning: {w}", file.display());
+                }
             }
             Err(errors) => {
                 invalid = true;

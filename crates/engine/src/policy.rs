@@ -4,6 +4,7 @@
 //! which report every problem at once and never return half a policy.
 
 pub(crate) mod kinds;
+mod lint;
 mod load;
 pub(crate) mod read;
 mod schema;

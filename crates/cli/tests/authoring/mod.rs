@@ -411,3 +411,37 @@ fn serve_port_points_to_listen() {
     run.code(2);
     run.one_line_error(&["--port", "--listen 127.0.0.1:8080"]);
 }
+
+#[test]
+fn validate_warns_about_checks_that_never_fire() {
+    let dir = TempDir::new("validate_warnings");
+    let policy = dir.write(
+        "w.yaml",
+        "checks:\n  - {id: t, type: tool_pattern, stage: tool_use, tools: [webfetch, my_tool]}\n  - {id: c, type: command, stage: tool_use, commands: ['-rf *', 'git push --force']}\n",
+    );
+    let run = palisade(&["validate", arg(&policy)]).run();
+    run.code(0);
+    let out = run.stdout_text();
+    let p = arg(&policy);
+    assert!(
+        out.contains(&format!("{p}: ok (2 checks, 2 warnings)")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("{p}: warning: /checks/0/tools/0: tool glob `webfetch` matches `WebFetch` only in another case")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "{p}: warning: /checks/1/commands/0: command pattern `-rf *`"
+        )),
+        "{out}"
+    );
+    let clean = palisade(&["validate", arg(&examples().join("policy.yaml"))]).run();
+    clean.code(0);
+    assert!(
+        !clean.stdout_text().contains("warning"),
+        "{}",
+        clean.stdout_text()
+    );
+}
