@@ -9,6 +9,7 @@
 )]
 
 mod authoring;
+mod docs;
 mod hooks;
 mod util;
 
