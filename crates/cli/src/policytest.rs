@@ -823,8 +823,17 @@ fn coverage(suites: &[Suite], reports: &[Vec<Outcome>]) -> anyhow::Result<String
             };
             let mut missed = Vec::new();
             for entry in &entries {
-                if !entry_fires(original, field, entry, &check.id, &cases) {
-                    missed.push(entry.as_str());
+                match entry_fires(original, field, entry, &check.id, &cases) {
+                    Ok(true) => {}
+                    Ok(false) => missed.push(entry.as_str()),
+                    // Not counted as exercised, and said why.
+                    Err(e) => {
+                        missed.push(entry.as_str());
+                        lines.push(format!(
+                            "  check `{}` ({t}, {at}): {field} entry `{entry}` cannot be tried alone: {e}",
+                            check.id
+                        ));
+                    }
                 }
             }
             entries_total += entries.len();
@@ -860,26 +869,27 @@ fn coverage(suites: &[Suite], reports: &[Vec<Outcome>]) -> anyhow::Result<String
     Ok(out)
 }
 
-/// Whether the check, holding only `entry` in `field`, fires for a case.
+/// Whether the check, holding only `entry` in `field`, fires for a case;
+/// an error when the check does not load with that entry alone.
 fn entry_fires(
     check: &Map<String, Value>,
     field: &str,
     entry: &str,
     id: &str,
     cases: &[&Case],
-) -> bool {
+) -> Result<bool, String> {
     let mut alone = check.clone();
     alone.insert(field.to_owned(), Value::from(vec![entry.to_owned()]));
     alone.insert("id".to_owned(), Value::from(id));
     let document = serde_json::json!({ "checks": [alone] });
-    let Ok(engine) = Policy::from_value(&document).and_then(Engine::new) else {
-        return false;
-    };
-    cases.iter().any(|case| {
+    let engine = Policy::from_value(&document)
+        .and_then(Engine::new)
+        .map_err(|e| e.to_string())?;
+    Ok(cases.iter().any(|case| {
         engine
             .evaluate(&case.request)
             .is_ok_and(|d| d.findings().any(|f| f.check_id == id))
-    })
+    }))
 }
 
 #[cfg(test)]
