@@ -249,13 +249,15 @@ fn paths() -> Value {
         "/cstp": {"post": json_rpc("cstp", "/cstp")},
         "/mcp": {"post": mcp()},
         "/v1/admin/reload": {"post": reload()},
+        "/v1/policy": {"get": policy_view()},
         "/v1/audit": {"get": audit_view()},
         "/v1/autogen/evaluate": {"post": autogen()},
         "/v1/hooks/{host}": {"post": hook()},
         "/health": {"get": health("health")},
         "/healthz": {"get": health("healthz")},
         "/metrics": {"get": metrics()},
-        "/openapi.json": {"get": openapi()}
+        "/openapi.json": {"get": openapi()},
+        "/": {"get": playground()}
     })
 }
 
@@ -405,6 +407,20 @@ fn mcp() -> Value {
     })
 }
 
+fn policy_view() -> Value {
+    json!({
+        "operationId": "policy",
+        "tags": ["v1"],
+        "summary": "The policy in force for the caller's tenant",
+        "description": "The text of the tenant's policy as it was loaded (the file, comments included, or the embedded default policy) and a summary of its checks. Any key of the tenant may read it (`guardrails:check`); after a reload it is the new policy.",
+        "parameters": tenant_param(),
+        "responses": responses(
+            json!({"description": "The policy.", "content": json_content(schema_ref("PolicyView"))}),
+            AUTH_ERRORS
+        )
+    })
+}
+
 fn audit_view() -> Value {
     let mut responses = responses(
         json!({
@@ -511,6 +527,20 @@ fn health(id: &str) -> Value {
             "description": "The service is up.",
             "content": json_content(schema_ref("Health"))
         }}
+    })
+}
+
+fn playground() -> Value {
+    json!({
+        "operationId": "playground",
+        "tags": ["operations"],
+        "summary": "The playground page",
+        "description": "A page to try the policy in force from a browser (HTML, with `/playground.js` and `/playground.css`). It holds no data and is served without a key; what it shows comes from the endpoints above with the key typed into it. Off (404) with `playground: false` in the config.",
+        "security": [],
+        "responses": {
+            "200": {"description": "The page.", "content": {"text/html": {"schema": {"type": "string"}}}},
+            "404": {"description": "The config turns the playground off.", "content": json_content(schema_ref("Error"))}
+        }
     })
 }
 

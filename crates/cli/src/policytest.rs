@@ -696,13 +696,13 @@ fn junit_xml(suites: &[Suite], reports: &[Vec<Outcome>]) -> String {
         let name = escape(&suite.path.display().to_string());
         let _ = writeln!(
             xml,
-            "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" time=\"{time:.6}\">",
+            "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" time=\"{time:.3}\">",
             outcomes.len()
         );
         for (case, outcome) in suite.cases.iter().zip(outcomes) {
             let _ = write!(
                 xml,
-                "    <testcase name=\"{}\" classname=\"{name}\" time=\"{:.6}\"",
+                "    <testcase name=\"{}\" classname=\"{name}\" time=\"{:.3}\"",
                 escape(&case.name),
                 outcome.time.as_secs_f64()
             );

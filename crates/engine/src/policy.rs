@@ -499,4 +499,13 @@ impl Policy {
     pub fn from_path(path: impl AsRef<std::path::Path>) -> Result<Self, crate::PolicyErrors> {
         load::from_path(path.as_ref())
     }
+
+    /// Reads a policy file as [`Policy::from_path`] does, and returns the
+    /// text it was read from too (what a service shows as the policy in
+    /// force: exactly the file that was loaded, comments included).
+    pub fn from_path_with_text(
+        path: impl AsRef<std::path::Path>,
+    ) -> Result<(Self, String), crate::PolicyErrors> {
+        load::from_path_text(path.as_ref())
+    }
 }

@@ -30,7 +30,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// The whole service config: the server's sections and the guard's.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ServiceConfig {
     /// Address the HTTP service listens on (default `127.0.0.1:8700`).
@@ -47,9 +47,30 @@ pub struct ServiceConfig {
     pub circuit_breaker: Option<CircuitBreaker>,
     /// Request limits of the HTTP service.
     pub limits: Limits,
+    /// Whether the HTTP service serves the playground page at `/`
+    /// (default `true`).
+    pub playground: bool,
     /// The guard's sections: the LLM service, MCP servers, budgets, the
     /// audit log, `strict_requests`.
     pub guard: GuardConfig,
+}
+
+impl Default for ServiceConfig {
+    /// No config file: the embedded default policy for the default tenant,
+    /// no keys, no limits beyond the body size, the playground on.
+    fn default() -> Self {
+        ServiceConfig {
+            listen: None,
+            policy: None,
+            tenants: BTreeMap::new(),
+            keys: Vec::new(),
+            rate_limits: None,
+            circuit_breaker: None,
+            limits: Limits::default(),
+            playground: true,
+            guard: GuardConfig::default(),
+        }
+    }
 }
 
 /// The server's sections, as the file spells them.
@@ -66,6 +87,12 @@ struct ServerSections {
     circuit_breaker: Option<CircuitBreaker>,
     #[serde(default)]
     limits: Limits,
+    #[serde(default = "yes")]
+    playground: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Every top-level section, in the order the config is documented.
@@ -81,6 +108,7 @@ const SECTIONS: &[&str] = &[
     "circuit_breaker",
     "audit",
     "limits",
+    "playground",
     "strict_requests",
 ];
 
@@ -247,6 +275,7 @@ impl ServiceConfig {
             rate_limits: server.rate_limits,
             circuit_breaker: server.circuit_breaker,
             limits: server.limits,
+            playground: server.playground,
             guard,
         };
         let errors = config.problems();
@@ -393,6 +422,7 @@ fn order(pointer: &str) -> usize {
         "circuit_breaker",
         "audit",
         "limits",
+        "playground",
         "strict_requests",
     ];
     let top = pointer

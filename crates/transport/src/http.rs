@@ -1,7 +1,8 @@
 //! The HTTP service (SPEC §6): the router of every endpoint, and the v1
-//! and operations endpoints (`POST /v1/check`, `POST /v1/admin/reload`,
-//! `GET /v1/audit`, `POST /v1/autogen/evaluate`, `GET /metrics`,
-//! `GET /openapi.json`, `GET /health` and `/healthz`).
+//! and operations endpoints (`POST /v1/check`, `GET /v1/policy`,
+//! `POST /v1/admin/reload`, `GET /v1/audit`, `POST /v1/autogen/evaluate`,
+//! `GET /metrics`, `GET /openapi.json`, `GET /health` and `/healthz`), and
+//! the playground page at `/`.
 //!
 //! Every error is JSON, `{"error": {"code": "...", "message": "..."}}`: 400
 //! for a bad request (naming the field), 401/403 for authentication, 404 for
@@ -20,7 +21,9 @@ use palisade_engine::parse_request;
 
 use crate::api::{AdminScope, ApiError, Authorized, Body, from_json, refuse_repeated_keys};
 use crate::service::Service;
-use crate::wire::{AuditPage, AutogenEvaluate, AutogenResult, Health, Reloaded};
+use crate::wire::{
+    AuditPage, AutogenEvaluate, AutogenResult, Health, PolicyCheck, PolicyView, Reloaded,
+};
 
 /// The service's routes.
 pub fn router(service: Arc<Service>) -> Router {
@@ -34,8 +37,14 @@ pub fn router(service: Arc<Service>) -> Router {
     let router = router.merge(crate::mcp::routes());
     #[cfg(feature = "hooks")]
     let router = router.route("/v1/hooks/{host}", post(hook));
+    let router = if service.config().playground {
+        crate::playground::routes(router)
+    } else {
+        router
+    };
     router
         .route("/v1/check", post(check))
+        .route("/v1/policy", get(policy))
         .route("/v1/check/stream", post(crate::stream::check_stream))
         .route("/v1/admin/reload", post(reload))
         .route("/v1/audit", get(audit))
@@ -59,6 +68,39 @@ async fn check(
     let request = parse_request(text).map_err(|e| ApiError::invalid(e.to_string()))?;
     let decision = service.decide(&caller, &request).await?;
     Ok(axum::Json(decision).into_response())
+}
+
+/// `GET /v1/policy`: the policy in force for the caller's tenant.
+async fn policy(Authorized(caller, ..): Authorized) -> axum::Json<PolicyView> {
+    let checks = caller
+        .guard
+        .engine()
+        .policy()
+        .checks()
+        .iter()
+        .map(|c| PolicyCheck {
+            id: c.id.clone(),
+            name: c.name.clone(),
+            check_type: c.kind.type_name().to_owned(),
+            stages: c.stages.iter().map(|s| s.to_string()).collect(),
+            on_fail: c.on_fail.as_str().to_owned(),
+            severity: c.severity.to_string(),
+            enabled: c.enabled,
+        })
+        .collect();
+    let source = &caller.source;
+    axum::Json(PolicyView {
+        tenant: caller.tenant,
+        origin: if source.path.is_some() {
+            "file"
+        } else {
+            "embedded default"
+        }
+        .to_owned(),
+        format: source.format.to_owned(),
+        text: source.text.clone(),
+        checks,
+    })
 }
 
 async fn reload(

@@ -53,6 +53,8 @@ pub mod mcp;
 pub mod metrics;
 #[cfg(feature = "http")]
 mod openapi;
+#[cfg(feature = "http")]
+mod playground;
 pub mod service;
 #[cfg(feature = "http")]
 mod stream;

@@ -93,6 +93,29 @@ pub struct Caller {
     pub key: Option<String>,
     /// The tenant's guard (its current policy).
     pub guard: Arc<Guard>,
+    /// The text of that policy, as it was loaded.
+    pub source: Arc<PolicySource>,
+}
+
+/// The text a tenant's policy was loaded from: what `GET /v1/policy` shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PolicySource {
+    /// The policy file, as the config or command line named it; `None`
+    /// for the embedded default policy.
+    pub path: Option<PathBuf>,
+    /// `yaml` or `json`.
+    pub format: &'static str,
+    /// The file's text, comments included.
+    pub text: String,
+}
+
+/// A tenant's policy in force: the guard and the text it was built from,
+/// swapped together.
+#[derive(Clone, Debug)]
+struct Current {
+    guard: Arc<Guard>,
+    source: Arc<PolicySource>,
 }
 
 #[derive(Debug)]
@@ -106,7 +129,7 @@ struct Key {
 #[derive(Debug)]
 struct Tenant {
     policy: Option<PathBuf>,
-    guard: RwLock<Arc<Guard>>,
+    current: RwLock<Current>,
     breaker: Option<Breaker>,
 }
 
@@ -214,10 +237,11 @@ impl Service {
             }
         }
         for (name, path) in wanted {
-            let engine = load_engine(path.as_deref()).map_err(|errors| StartError::Policy {
-                path: path.clone(),
-                errors,
-            })?;
+            let (engine, source) =
+                load_engine(path.as_deref()).map_err(|errors| StartError::Policy {
+                    path: path.clone(),
+                    errors,
+                })?;
             let mut guard = Guard::new(engine, &config.guard)?;
             if let Some(sink) = &audit {
                 guard = guard.with_audit(sink.clone());
@@ -226,7 +250,10 @@ impl Service {
                 name,
                 Tenant {
                     policy: path,
-                    guard: RwLock::new(Arc::new(guard)),
+                    current: RwLock::new(Current {
+                        guard: Arc::new(guard),
+                        source: Arc::new(source),
+                    }),
                     breaker: config.circuit_breaker.clone().map(Breaker::new),
                 },
             );
@@ -517,15 +544,12 @@ impl Service {
             .tenants
             .get(&tenant)
             .ok_or_else(|| AuthError::NoTenant(tenant.clone()))?;
-        let guard = t
-            .guard
-            .read()
-            .map(|g| g.clone())
-            .unwrap_or_else(|poisoned| poisoned.into_inner().clone());
+        let Current { guard, source } = t.current();
         Ok(Caller {
             tenant,
             key: key_id,
             guard,
+            source,
         })
     }
 
@@ -546,15 +570,12 @@ impl Service {
             .tenants
             .get(tenant)
             .ok_or_else(|| AuthError::NoTenant(tenant.to_owned()))?;
-        let guard = t
-            .guard
-            .read()
-            .map(|g| g.clone())
-            .unwrap_or_else(|poisoned| poisoned.into_inner().clone());
+        let Current { guard, source } = t.current();
         Ok(Caller {
             tenant: tenant.to_owned(),
             key: None,
             guard,
+            source,
         })
     }
 
@@ -590,14 +611,17 @@ impl Service {
             return Err(errors);
         }
         let n = loaded.len();
-        for (name, engine) in loaded {
+        for (name, (engine, source)) in loaded {
             if let Some(t) = self.tenants.get(name) {
                 let mut slot = t
-                    .guard
+                    .current
                     .write()
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
-                let next = slot.with_engine(Arc::new(engine));
-                *slot = Arc::new(next);
+                let next = slot.guard.with_engine(Arc::new(engine));
+                *slot = Current {
+                    guard: Arc::new(next),
+                    source: Arc::new(source),
+                };
             }
         }
         Ok(n)
@@ -607,11 +631,7 @@ impl Service {
     pub async fn shutdown(&self) -> Result<(), AuditError> {
         let mut result = Ok(());
         for t in self.tenants.values() {
-            let guard = t
-                .guard
-                .read()
-                .map(|g| g.clone())
-                .unwrap_or_else(|poisoned| poisoned.into_inner().clone());
+            let guard = t.current().guard;
             if let Err(e) = guard.shutdown().await {
                 result = Err(e);
             }
@@ -625,10 +645,40 @@ fn digest(key: &str) -> [u8; 32] {
     Sha256::digest(key.as_bytes()).into()
 }
 
-/// The policy at `path`, else the embedded default policy.
-fn load_engine(path: Option<&Path>) -> Result<Engine, PolicyErrors> {
+impl Tenant {
+    /// The policy in force.
+    fn current(&self) -> Current {
+        self.current
+            .read()
+            .map(|c| c.clone())
+            .unwrap_or_else(|poisoned| poisoned.into_inner().clone())
+    }
+}
+
+/// The policy at `path`, else the embedded default policy, and its text.
+fn load_engine(path: Option<&Path>) -> Result<(Engine, PolicySource), PolicyErrors> {
     match path {
-        None => Engine::default_policy(),
-        Some(p) => Engine::from_path(p),
+        None => Ok((
+            Engine::default_policy()?,
+            PolicySource {
+                path: None,
+                format: "yaml",
+                text: palisade_engine::DEFAULT_POLICY.to_owned(),
+            },
+        )),
+        Some(p) => {
+            let (policy, text) = palisade_engine::Policy::from_path_with_text(p)?;
+            let json = p
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+            Ok((
+                Engine::new(policy)?,
+                PolicySource {
+                    path: Some(p.to_owned()),
+                    format: if json { "json" } else { "yaml" },
+                    text,
+                },
+            ))
+        }
     }
 }

@@ -157,6 +157,47 @@ pub struct AuditPage {
     pub records: Vec<Object>,
 }
 
+/// The answer of `GET /v1/policy`: the policy in force for the caller's
+/// tenant, as the file it was loaded from says it, and its checks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[non_exhaustive]
+pub struct PolicyView {
+    /// The tenant.
+    pub tenant: String,
+    /// Where the policy comes from: `file` or `embedded default`.
+    pub origin: String,
+    /// The policy's format: `yaml` or `json`.
+    pub format: String,
+    /// The policy's text as loaded, comments included.
+    pub text: String,
+    /// Its checks, in policy order.
+    pub checks: Vec<PolicyCheck>,
+}
+
+/// One check of a [`PolicyView`], in the policy's own spelling.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[non_exhaustive]
+pub struct PolicyCheck {
+    /// The check's id.
+    pub id: String,
+    /// Its name, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Its type (`regex`, `secrets`, `command`, …).
+    #[serde(rename = "type")]
+    pub check_type: String,
+    /// The stages it runs at.
+    pub stages: Vec<String>,
+    /// What a hit does (`block`, `redact`, `ask`, `warn`, …).
+    pub on_fail: String,
+    /// How serious a hit is.
+    pub severity: String,
+    /// Whether it runs at all.
+    pub enabled: bool,
+}
+
 /// A line after the first of `POST /v1/check/stream`: more of the model's
 /// answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -611,6 +652,7 @@ pub fn schemas() -> Map<String, Value> {
     write.subschema_for::<Health>();
     write.subschema_for::<Reloaded>();
     write.subschema_for::<AuditPage>();
+    write.subschema_for::<PolicyView>();
     write.subschema_for::<HostedCheckResponse>();
     write.subschema_for::<CstpCheckResult>();
     write.subschema_for::<AutogenResult>();

@@ -29,13 +29,18 @@ pub(crate) const COMMON_FIELDS: &[&str] = &[
 ];
 
 pub(super) fn from_path(path: &Path) -> Result<Policy, PolicyErrors> {
+    from_path_text(path).map(|(policy, _)| policy)
+}
+
+/// The policy file at `path` and the text it was read from.
+pub(super) fn from_path_text(path: &Path) -> Result<(Policy, String), PolicyErrors> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         PolicyErrors::one(
             "",
             format!("cannot read policy file `{}`: {e}", path.display()),
         )
     })?;
-    match path
+    let policy = match path
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase)
@@ -50,7 +55,8 @@ pub(super) fn from_path(path: &Path) -> Result<Policy, PolicyErrors> {
                 path.display()
             ),
         )),
-    }
+    }?;
+    Ok((policy, text))
 }
 
 pub(super) fn from_json_str(text: &str) -> Result<Policy, PolicyErrors> {

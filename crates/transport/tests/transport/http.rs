@@ -775,3 +775,144 @@ async fn a_service_without_keys_is_not_served_beyond_loopback() {
     stop.send(()).unwrap();
     task.await.unwrap().unwrap();
 }
+
+impl Server {
+    async fn get(&self, path: &str, headers: &[(&str, &str)]) -> reqwest::Response {
+        let mut r = self.client.get(format!("{}{path}", self.url));
+        for (k, v) in headers {
+            r = r.header(*k, *v);
+        }
+        r.send().await.unwrap()
+    }
+
+    /// `GET /v1/policy` with `key`.
+    async fn policy(&self, key: &str) -> Value {
+        self.get("/v1/policy", &[("x-api-key", key)])
+            .await
+            .json()
+            .await
+            .unwrap()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_reads_its_tenants_policy_as_loaded_and_reloaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&tenants(dir.path()), None).await;
+    // No key, a key of the wrong scope, a key naming another tenant.
+    for (headers, status) in [
+        (&[][..], 401),
+        (&[("x-api-key", "key-acme-ops")][..], 403),
+        (
+            &[("x-api-key", "key-acme"), ("x-tenant-id", "globex")][..],
+            403,
+        ),
+    ] {
+        assert_eq!(
+            server.get("/v1/policy", headers).await.status().as_u16(),
+            status,
+            "{headers:?}"
+        );
+    }
+    assert_eq!(
+        server.policy("key-globex").await,
+        json!({
+            "tenant": "globex",
+            "origin": "file",
+            "format": "yaml",
+            "text": "checks:\n  - { id: no-beta, stage: input, type: blocklist, words: [beta] }\n",
+            "checks": [{"id": "no-beta", "type": "blocklist", "stages": ["input"],
+                        "on_fail": "block", "severity": "medium", "enabled": true}]
+        })
+    );
+    // An edit is not in force until reloaded, and an invalid one never is.
+    let acme = [("x-api-key", "key-acme")];
+    let ops = [("x-api-key", "key-acme-ops")];
+    let before = server.policy("key-acme").await;
+    assert_eq!(before["checks"][0]["id"], "no-alpha");
+    std::fs::write(dir.path().join("acme.yaml"), "checks: [{type: nope}]\n").unwrap();
+    assert_eq!(
+        server.policy("key-acme").await,
+        before,
+        "an edit before the reload"
+    );
+    let (s, _) = server.post("/v1/admin/reload", "", &ops).await;
+    assert_eq!(s, 422);
+    assert_eq!(
+        server.policy("key-acme").await,
+        before,
+        "an invalid policy is not in force"
+    );
+    let next = "# v2\nchecks:\n  - { id: no-gamma, stage: output, type: regex, patterns: [gamma], on_fail: warn, enabled: false }\n";
+    std::fs::write(dir.path().join("acme.yaml"), next).unwrap();
+    let (s, body) = server.post("/v1/admin/reload", "", &ops).await;
+    assert_eq!(s, 200, "{body}");
+    let after = server.policy("key-acme").await;
+    assert_eq!(after["text"], next);
+    assert_eq!(
+        after["checks"],
+        json!([{"id": "no-gamma", "type": "regex", "stages": ["output"],
+                "on_fail": "warn", "severity": "medium", "enabled": false}])
+    );
+    let (s, d) = server
+        .check(&json!({"stage": "output", "content": "gamma"}), &acme)
+        .await;
+    assert_eq!((s, d["decision"].as_str()), (200, Some("allow")), "{d}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_playground_page_is_served_without_a_key_unless_turned_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = tenants(dir.path());
+    let server = start(&config, None).await;
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/playground.js", "text/javascript"),
+        ("/playground.css", "text/css"),
+    ] {
+        let r = server.get(path, &[]).await;
+        assert_eq!(r.status().as_u16(), 200, "{path}");
+        let headers = r.headers().clone();
+        assert!(
+            headers["content-type"].to_str().unwrap().starts_with(kind),
+            "{path}: {headers:?}"
+        );
+        let csp = headers["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("script-src 'self'") && csp.contains("default-src 'none'"));
+        assert_eq!(headers["x-content-type-options"], "nosniff");
+    }
+    let page = server.get("/", &[]).await.text().await.unwrap();
+    assert!(page.contains("<script src=\"/playground.js\""), "{page}");
+    // The page holds no data of the service: no tenant, no check id.
+    assert!(!page.contains("acme") && !page.contains("no-alpha"));
+    // Only GET.
+    let (s, body) = server.post("/", "", &[]).await;
+    assert_eq!(s, 405, "{body}");
+
+    let off = start(&format!("{config}playground: false\n"), None).await;
+    for path in ["/", "/playground.js", "/playground.css"] {
+        assert_eq!(off.get(path, &[]).await.status().as_u16(), 404, "{path}");
+    }
+    assert_eq!(off.get("/health", &[]).await.status().as_u16(), 200);
+
+    // Anything but a boolean is refused, with the field named.
+    let e = ServiceConfig::from_yaml_str("playground: 'no'\n").unwrap_err();
+    assert!(e.to_string().contains("playground"), "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_keys_the_policy_is_the_embedded_default_with_its_comments() {
+    let server = start("{}", None).await;
+    let view: Value = server.get("/v1/policy", &[]).await.json().await.unwrap();
+    assert_eq!(view["tenant"], "default");
+    assert_eq!(view["origin"], "embedded default");
+    assert_eq!(view["text"], palisade_engine::DEFAULT_POLICY);
+    let ids: Vec<&str> = view["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 6, "{ids:?}");
+    assert!(ids.contains(&"dangerous-commands"));
+}

@@ -25,6 +25,7 @@ const ENDPOINTS: &[(&str, &[&str])] = &[
     ("/cstp", &["post"]),
     ("/mcp", &["post"]),
     ("/v1/admin/reload", &["post"]),
+    ("/v1/policy", &["get"]),
     ("/v1/audit", &["get"]),
     ("/v1/autogen/evaluate", &["post"]),
     ("/v1/hooks/{host}", &["post"]),
@@ -32,10 +33,12 @@ const ENDPOINTS: &[(&str, &[&str])] = &[
     ("/healthz", &["get"]),
     ("/metrics", &["get"]),
     ("/openapi.json", &["get"]),
+    ("/", &["get"]),
 ];
 
-/// The endpoints anyone may call, without an API key.
-const PUBLIC: &[&str] = &["/health", "/healthz"];
+/// The endpoints anyone may call, without an API key (the playground page
+/// holds no data).
+const PUBLIC: &[&str] = &["/health", "/healthz", "/"];
 
 /// The methods an operation may have in OpenAPI.
 const METHODS: &[&str] = &[
@@ -338,6 +341,14 @@ async fn real_answers_conform_to_their_components() {
         .unwrap();
     assert_eq!(response.status().as_u16(), 200);
     conforms(&doc, "AuditPage", &response.json::<Value>().await.unwrap());
+    let response = server
+        .client
+        .get(format!("{}/v1/policy", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    conforms(&doc, "PolicyView", &response.json::<Value>().await.unwrap());
     let response = server
         .client
         .post(format!("{}/v1/admin/reload", server.url))

@@ -1,0 +1,421 @@
+// The playground page of `palisade serve`: every call goes to the public
+// API of the server that served the page, with the key typed into the page.
+// Text from requests and decisions is only ever set as text (textContent),
+// never as markup.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+
+  // Example requests, one or more per stage. Credentials are spelt with a
+  // \u escape so that this file holds none.
+  const EXAMPLES = [
+    {
+      label: "input: a prompt",
+      request: {
+        stage: "input",
+        content: "Summarise the release notes and list the breaking changes.",
+      },
+    },
+    {
+      label: "output: personal data",
+      request: {
+        stage: "output",
+        content: "Sure: write to jane.doe@northwind-mail.com or call +1 415 555 2671.",
+      },
+    },
+    {
+      label: "tool_use: rm -rf",
+      request: {
+        stage: "tool_use",
+        tool: { name: "Bash", arguments: { command: "cd build && rm -rf / --no-preserve-root" } },
+      },
+    },
+    {
+      label: "tool_use: read ~/.ssh",
+      request: {
+        stage: "tool_use",
+        tool: { name: "Read", arguments: { file_path: "/home/dev/.ssh/id_ed25519" } },
+        context: { home: "/home/dev", workspaceRoot: "/home/dev/project" },
+      },
+    },
+    {
+      label: "tool_output: a credential",
+      request: {
+        stage: "tool_output",
+        tool: { name: "Read", output: "AWS_ACCESS_KEY_ID=AKI\u0041TZWH2NUO6OXQBF6D\nREGION=eu-west-1" },
+      },
+    },
+    {
+      label: "action: delete outside the workspace",
+      request: {
+        stage: "action",
+        action: {
+          type: "file.delete",
+          operation: "delete",
+          resource: { kind: "file" },
+          targets: [{ uri: "file:///var/log/app.log" }],
+        },
+        context: { workspaceRoot: "/home/dev/project" },
+        interactive: false,
+      },
+    },
+  ];
+
+  const STREAM_TEXT =
+    "Here is the key you asked for: AKI\u0041TZWH2NUO6OXQBF6D. " +
+    "Mail jane.doe@northwind-mail.com if the deploy fails.";
+
+  // ---- calls ---------------------------------------------------------------
+
+  function headers(extra) {
+    const h = Object.assign({}, extra || {});
+    const key = $("key").value.trim();
+    const tenant = $("tenant").value.trim();
+    if (key) h["X-API-Key"] = key;
+    if (tenant) h["X-Tenant-ID"] = tenant;
+    return h;
+  }
+
+  // The service's JSON error body as one line: `status code: message`.
+  async function failure(response) {
+    let detail = response.statusText;
+    try {
+      const body = await response.json();
+      if (body && body.error) {
+        detail = body.error.code + ": " + body.error.message;
+        if (Array.isArray(body.error.details)) detail += " " + body.error.details.join("; ");
+      }
+    } catch (_) {
+      /* not JSON: the status text says it */
+    }
+    let hint = "";
+    if (response.status === 401) hint = " (type an API key above)";
+    if (response.status === 403) hint = " (this key may not do that)";
+    return "HTTP " + response.status + ": " + detail + hint;
+  }
+
+  async function getJson(path) {
+    const response = await fetch(path, { headers: headers() });
+    if (!response.ok) throw new Error(await failure(response));
+    return response.json();
+  }
+
+  // ---- small DOM helpers ---------------------------------------------------
+
+  function el(tag, text, className) {
+    const e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (className) e.className = className;
+    return e;
+  }
+
+  function row(cells) {
+    const tr = document.createElement("tr");
+    for (const c of cells) tr.appendChild(c instanceof Node ? wrap("td", c) : el("td", c));
+    return tr;
+  }
+
+  function wrap(tag, child) {
+    const e = document.createElement(tag);
+    e.appendChild(child);
+    return e;
+  }
+
+  function badge(kind) {
+    return el("span", kind, "decision decision-" + kind);
+  }
+
+  // ---- policy --------------------------------------------------------------
+
+  async function loadPolicy() {
+    const status = $("policy-status");
+    status.textContent = "Loading…";
+    status.classList.remove("error");
+    try {
+      const view = await getJson("/v1/policy");
+      status.textContent =
+        "Tenant " + view.tenant + ": " + view.checks.length + " checks, from the " +
+        (view.origin === "file" ? "policy file" : "embedded default policy") + ".";
+      const body = $("checks").tBodies[0];
+      body.replaceChildren();
+      for (const c of view.checks) {
+        const id = el("span", c.id, "check-id");
+        if (c.name) id.title = c.name;
+        const tr = row([id, c.type, c.stages.join(", "), c.on_fail, c.severity]);
+        if (!c.enabled) tr.className = "disabled";
+        tr.dataset.check = c.id;
+        body.appendChild(tr);
+      }
+      $("checks").hidden = false;
+      $("policy-text").textContent = view.text;
+      $("policy-source").hidden = false;
+    } catch (e) {
+      status.textContent = e.message;
+      status.classList.add("error");
+      $("checks").hidden = true;
+      $("policy-source").hidden = true;
+    }
+  }
+
+  // ---- highlighting --------------------------------------------------------
+
+  // The value at a JSON pointer (RFC 6901), or undefined.
+  function at(value, pointer) {
+    if (pointer === "") return value;
+    if (!pointer.startsWith("/")) return undefined;
+    for (const raw of pointer.slice(1).split("/")) {
+      const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+      if (value === null || typeof value !== "object") return undefined;
+      if (!Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+      value = value[key];
+    }
+    return value;
+  }
+
+  // `text` with the byte spans [start, end) (UTF-8 offsets, as findings
+  // give them) marked, as a list of nodes.
+  function marked(text, spans) {
+    const bytes = new TextEncoder().encode(text);
+    const decode = (a, b) => new TextDecoder().decode(bytes.subarray(a, b));
+    const sorted = spans
+      .filter((s) => s.start <= s.end && s.end <= bytes.length)
+      .sort((a, b) => a.start - b.start || b.end - a.end);
+    const nodes = [];
+    let at = 0;
+    for (const s of sorted) {
+      if (s.end <= at) continue;
+      const start = Math.max(s.start, at);
+      if (start > at) nodes.push(document.createTextNode(decode(at, start)));
+      const m = el("mark", decode(start, s.end));
+      m.title = s.labels.join(", ");
+      m.dataset.check = s.labels.join(" ");
+      nodes.push(m);
+      at = s.end;
+    }
+    if (at < bytes.length) nodes.push(document.createTextNode(decode(at, bytes.length)));
+    return nodes;
+  }
+
+  // Every field a finding points at, with its matches marked.
+  function showHighlights(container, request, findings) {
+    container.replaceChildren();
+    const fields = new Map();
+    for (const f of findings) {
+      const loc = f.location;
+      if (!loc || typeof loc.field !== "string") continue;
+      if (!fields.has(loc.field)) fields.set(loc.field, []);
+      if (Number.isInteger(loc.start) && Number.isInteger(loc.end)) {
+        fields.get(loc.field).push({ start: loc.start, end: loc.end, labels: [f.checkId] });
+      } else {
+        fields.get(loc.field).push({ whole: true, labels: [f.checkId] });
+      }
+    }
+    if (fields.size === 0) return;
+    container.appendChild(el("h3", "Found in the request"));
+    for (const [field, spans] of fields) {
+      const box = el("div", null, "field");
+      box.appendChild(el("code", field, "pointer"));
+      const value = at(request, field);
+      const pre = el("pre", null, "text");
+      if (typeof value === "string") {
+        const parts = spans.filter((s) => !s.whole);
+        if (parts.length > 0) {
+          pre.append(...marked(value, parts));
+        } else {
+          const m = el("mark", value);
+          m.dataset.check = spans.map((s) => s.labels.join(" ")).join(" ");
+          pre.appendChild(m);
+        }
+      } else if (value !== undefined) {
+        const m = el("mark", JSON.stringify(value));
+        m.dataset.check = spans.map((s) => s.labels.join(" ")).join(" ");
+        pre.appendChild(m);
+      } else {
+        pre.textContent = "(not a member of the request as typed)";
+      }
+      box.appendChild(pre);
+      container.appendChild(box);
+    }
+  }
+
+  function findingItem(f, kind) {
+    const li = el("li", null, "finding finding-" + kind);
+    li.appendChild(el("span", f.action, "action action-" + f.action));
+    li.appendChild(el("code", f.checkId, "check-id"));
+    li.appendChild(el("span", f.severity, "severity"));
+    const text = f.message || f.reasonCode;
+    li.appendChild(el("span", text, "finding-message"));
+    if (f.suggestion) li.appendChild(el("span", f.suggestion, "suggestion"));
+    return li;
+  }
+
+  // ---- check ---------------------------------------------------------------
+
+  async function check() {
+    const error = $("request-error");
+    error.textContent = "";
+    let request;
+    try {
+      request = JSON.parse($("request").value);
+    } catch (e) {
+      error.textContent = "The request is not JSON: " + e.message;
+      return;
+    }
+    $("check").disabled = true;
+    try {
+      const response = await fetch("/v1/check", {
+        method: "POST",
+        headers: headers({ "Content-Type": "application/json" }),
+        body: $("request").value,
+      });
+      if (!response.ok) throw new Error(await failure(response));
+      showDecision(request, await response.json());
+    } catch (e) {
+      error.textContent = e.message;
+      $("result").hidden = true;
+    } finally {
+      $("check").disabled = false;
+    }
+  }
+
+  function showDecision(request, d) {
+    $("decision").textContent = d.decision;
+    $("decision").className = "decision decision-" + d.decision;
+    $("reason").textContent = d.reasonCode || "";
+    $("message").textContent = d.message || "";
+    const all = (d.violations || []).concat(d.warnings || []);
+    showHighlights($("highlights"), request, all);
+    const list = $("findings");
+    list.replaceChildren();
+    for (const f of d.violations || []) list.appendChild(findingItem(f, "violation"));
+    for (const f of d.warnings || []) list.appendChild(findingItem(f, "warning"));
+    const modified = d.modified ? d.modified.content ?? d.modified.arguments ?? d.modified.output : null;
+    $("modified").hidden = modified === null || modified === undefined;
+    $("modified-text").textContent =
+      typeof modified === "string" ? modified : JSON.stringify(modified, null, 2);
+    $("decision-json").textContent = JSON.stringify(d, null, 2);
+    $("result").hidden = false;
+  }
+
+  // ---- stream --------------------------------------------------------------
+
+  async function stream() {
+    const error = $("stream-error");
+    error.textContent = "";
+    const text = $("stream-text").value;
+    const size = Math.max(1, Math.min(4096, parseInt($("stream-size").value, 10) || 8));
+    // Pieces by code point, so that none splits a character.
+    const chars = Array.from(text);
+    const lines = [JSON.stringify({ stage: "output", agent: { id: "playground" } })];
+    for (let i = 0; i < chars.length; i += size) {
+      lines.push(JSON.stringify({ delta: chars.slice(i, i + size).join("") }));
+    }
+    const list = $("stream-lines");
+    list.replaceChildren();
+    $("stream-highlights").replaceChildren();
+    $("stream").disabled = true;
+    try {
+      const response = await fetch("/v1/check/stream", {
+        method: "POST",
+        headers: headers({ "Content-Type": "application/x-ndjson" }),
+        body: lines.join("\n") + "\n",
+      });
+      if (!response.ok) throw new Error(await failure(response));
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffered = "";
+      let last = null;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (value) buffered += decoder.decode(value, { stream: true });
+        let nl;
+        while ((nl = buffered.indexOf("\n")) >= 0) {
+          const line = buffered.slice(0, nl).trim();
+          buffered = buffered.slice(nl + 1);
+          if (!line) continue;
+          last = JSON.parse(line);
+          list.appendChild(streamLine(last));
+        }
+        if (done) break;
+      }
+      if (last) {
+        const all = (last.violations || []).concat(last.warnings || []);
+        showHighlights($("stream-highlights"), { content: text }, all);
+      }
+    } catch (e) {
+      error.textContent = e.message;
+    } finally {
+      $("stream").disabled = false;
+    }
+  }
+
+  function streamLine(d) {
+    const li = el("li", null, "stream-line");
+    li.appendChild(badge(d.decision));
+    li.appendChild(el("span", d.final ? "final" : "while streaming", "when"));
+    const ids = (d.violations || []).concat(d.warnings || []).map((f) => f.checkId);
+    if (ids.length) li.appendChild(el("code", ids.join(", "), "check-id"));
+    if (d.modified && typeof d.modified.content === "string") {
+      li.appendChild(el("span", d.modified.content, "stream-modified"));
+    }
+    return li;
+  }
+
+  // ---- audit ---------------------------------------------------------------
+
+  async function audit() {
+    const error = $("audit-error");
+    error.textContent = "";
+    try {
+      const page = await getJson("/v1/audit?limit=20");
+      const body = $("records").tBodies[0];
+      body.replaceChildren();
+      // Newest first.
+      for (const r of page.records.slice().reverse()) {
+        const checks = Array.isArray(r.checks) ? r.checks.join(", ") : "";
+        body.appendChild(
+          row([r.time || "", r.stage || "", badge(r.decision || "?"), checks, r.agent || "", r.requestId || ""]),
+        );
+      }
+      if (page.records.length === 0) {
+        error.textContent = "No decisions recorded for tenant " + page.tenant + " yet.";
+      }
+      $("records").hidden = false;
+    } catch (e) {
+      error.textContent = e.message;
+      $("records").hidden = true;
+    }
+  }
+
+  // ---- wiring --------------------------------------------------------------
+
+  function useExample(example) {
+    $("request").value = JSON.stringify(example.request, null, 2);
+    $("request-error").textContent = "";
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const examples = $("examples");
+    EXAMPLES.forEach((example, i) => {
+      const b = el("button", example.label, "example");
+      b.type = "button";
+      b.dataset.example = String(i);
+      b.addEventListener("click", () => useExample(example));
+      examples.appendChild(b);
+    });
+    useExample(EXAMPLES[2]);
+    $("stream-text").value = STREAM_TEXT;
+    $("access").addEventListener("submit", (e) => {
+      e.preventDefault();
+      loadPolicy();
+    });
+    $("check").addEventListener("click", check);
+    $("request").addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) check();
+    });
+    $("stream").addEventListener("click", stream);
+    $("audit").addEventListener("click", audit);
+    loadPolicy();
+  });
+})();

@@ -1,0 +1,311 @@
+"""The playground page of `palisade serve`, in headless Chromium driven by
+Selenium through ChromeDriver: the page loads, refuses politely without a
+key, shows the policy of the key's tenant, checks a request typed into it
+and highlights the finding, streams an answer, lists the tenant's recent
+decisions with an admin key, and is absent when the config turns it off.
+
+Usage: python3 e2e/playground.py PALISADE_BINARY ARTIFACTS_DIR
+Chromium and ChromeDriver are found at CHROMIUM (default /usr/bin/chromium)
+and CHROMEDRIVER (default /usr/bin/chromedriver). Screenshots of the page
+are written to ARTIFACTS_DIR. Exit code 0 when every scenario passed.
+"""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+PALISADE = str(Path(sys.argv[1]).resolve())
+ARTIFACTS = Path(sys.argv[2]).resolve()
+# A credential, spelt so that this file holds none.
+AWS_KEY = "AKI" + "ATZWH2NUO6OXQBF6D"
+CHECK_KEY = "playground-check-key"
+ADMIN_KEY = "playground-admin-key"
+ACME_KEY = "playground-acme-key"
+
+ACME_POLICY = """\
+# acme's own policy: one word list.
+checks:
+  - id: no-project-names
+    stage: [input, output]
+    type: blocklist
+    words: [bluebird]
+"""
+
+
+class Failure(Exception):
+    pass
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`palisade serve --config` as a child process."""
+
+    def __init__(self, workdir, config):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        path = Path(workdir) / f"config-{self.port}.json"
+        path.write_text(json.dumps(config))
+        env = dict(
+            os.environ,
+            PG_CHECK_KEY=CHECK_KEY,
+            PG_ADMIN_KEY=ADMIN_KEY,
+            PG_ACME_KEY=ACME_KEY,
+        )
+        self.log = open(Path(workdir) / f"serve-{self.port}.log", "w")
+        self.proc = subprocess.Popen(
+            [PALISADE, "serve", "--config", str(path), "--listen", f"127.0.0.1:{self.port}"],
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            cwd=workdir,
+        )
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise Failure(f"palisade serve exited with {self.proc.returncode}")
+            try:
+                urllib.request.urlopen(self.base + "/health", timeout=1).read()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise Failure("palisade serve did not answer /health within 20 s")
+
+    def status(self, path):
+        try:
+            return urllib.request.urlopen(self.base + path, timeout=5).status
+        except urllib.error.HTTPError as e:
+            return e.code
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+        self.log.close()
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,1600",
+        f"--user-data-dir={tempfile.mkdtemp(prefix='palisade-chromium-')}",
+    ):
+        options.add_argument(flag)
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
+def wait_text(driver, element_id, predicate, what, timeout=10):
+    """Waits until the text of #element_id satisfies `predicate`."""
+    try:
+        return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]).until(
+            lambda d: (t := d.find_element(By.ID, element_id).text) and predicate(t) and t
+        )
+    except Exception as e:
+        now = driver.find_element(By.ID, element_id).text
+        raise Failure(f"{what}: #{element_id} says {now!r}") from e
+
+
+def type_into(driver, element_id, text):
+    field = driver.find_element(By.ID, element_id)
+    field.click()
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.DELETE)
+    field.send_keys(text)
+
+
+def scenario_no_key_then_policy(driver, server):
+    driver.get(server.base + "/")
+    if driver.title != "Palisade playground":
+        raise Failure(f"the page's title is {driver.title!r}")
+    wait_text(driver, "policy-status", lambda t: "HTTP 401" in t, "without a key the policy is refused")
+    type_into(driver, "key", CHECK_KEY)
+    driver.find_element(By.ID, "connect").click()
+    wait_text(driver, "policy-status", lambda t: t.startswith("Tenant default"), "the policy loads")
+    ids = [r.get_attribute("data-check") for r in driver.find_elements(By.CSS_SELECTOR, "#checks tbody tr")]
+    expected = [
+        "secrets-in-tool-output",
+        "secrets-in-output",
+        "pii-in-output",
+        "dangerous-commands",
+        "secret-files",
+        "outside-workspace",
+    ]
+    if ids != expected:
+        raise Failure(f"the policy table lists {ids}, expected {expected}")
+    text = driver.execute_script("return document.getElementById('policy-text').textContent")
+    if "secrets-in-tool-output" not in text or "#" not in text:
+        raise Failure("the policy text is not the embedded default policy with its comments")
+
+
+def scenario_typed_request_blocked(driver):
+    request = json.dumps(
+        {"stage": "tool_output", "tool": {"name": "Read", "output": f"export AWS_ACCESS_KEY_ID={AWS_KEY}\nmake deploy"}}
+    )
+    type_into(driver, "request", request)
+    driver.find_element(By.ID, "check").click()
+    wait_text(driver, "decision", lambda t: t.strip().lower() == "block", "the typed request is blocked")
+    marks = driver.find_elements(By.CSS_SELECTOR, "#highlights mark")
+    if [m.text for m in marks] != [AWS_KEY]:
+        raise Failure(f"highlighted {[m.text for m in marks]}, expected only the key")
+    if marks[0].get_attribute("data-check") != "secrets-in-tool-output":
+        raise Failure(f"the mark names {marks[0].get_attribute('data-check')!r}")
+    pointer = driver.find_element(By.CSS_SELECTOR, "#highlights .pointer").text
+    if pointer != "/tool/output":
+        raise Failure(f"the highlighted field is {pointer!r}")
+    findings = driver.find_element(By.ID, "findings").text
+    if "secrets-in-tool-output" not in findings or "aws_access_key_id" not in findings:
+        raise Failure(f"the findings list says {findings!r}")
+    driver.save_screenshot(str(ARTIFACTS / "playground-block.png"))
+
+
+def scenario_examples(driver):
+    # The personal-data example: two spans redacted, the modified text shown.
+    driver.find_element(By.XPATH, "//button[@data-example and contains(., 'output: personal data')]").click()
+    driver.find_element(By.ID, "check").click()
+    wait_text(driver, "decision", lambda t: t.strip().lower() == "modify", "personal data is redacted")
+    marks = [m.text for m in driver.find_elements(By.CSS_SELECTOR, "#highlights mark")]
+    if marks != ["jane.doe@northwind-mail.com", "+1 415 555 2671"]:
+        raise Failure(f"highlighted {marks}")
+    modified = driver.find_element(By.ID, "modified-text").text
+    if "jane.doe" in modified or "[REDACTED:email]" not in modified:
+        raise Failure(f"the modified text is {modified!r}")
+    # A dangerous command: the whole command is marked (the finding names
+    # the field, not a span).
+    driver.find_element(By.XPATH, "//button[@data-example and contains(., 'rm -rf')]").click()
+    driver.find_element(By.ID, "check").click()
+    wait_text(driver, "decision", lambda t: t.strip().lower() == "block", "rm -rf / is blocked")
+    marks = [m.text for m in driver.find_elements(By.CSS_SELECTOR, "#highlights mark")]
+    if marks != ["cd build && rm -rf / --no-preserve-root"]:
+        raise Failure(f"highlighted {marks}")
+    # Not JSON: said so, nothing sent.
+    type_into(driver, "request", '{"stage": "input", "content": ')
+    driver.find_element(By.ID, "check").click()
+    wait_text(driver, "request-error", lambda t: "not JSON" in t, "a request that is not JSON")
+    # Invalid: the service's 400 names the field.
+    type_into(driver, "request", '{"stage": "inputt", "content": "hi"}')
+    driver.find_element(By.ID, "check").click()
+    wait_text(driver, "request-error", lambda t: "HTTP 400" in t and "stage" in t, "an invalid stage")
+
+
+def scenario_stream(driver):
+    type_into(driver, "stream-size", "5")
+    driver.find_element(By.ID, "stream").click()
+    wait_text(driver, "stream-lines", lambda t: "final" in t, "the stream ends with a final decision")
+    lines = driver.find_elements(By.CSS_SELECTOR, "#stream-lines li")
+    last = lines[-1].text
+    if "MODIFY" not in last.upper() or "secrets-in-output" not in last:
+        raise Failure(f"the final stream line says {last!r}")
+    marks = [m.text for m in driver.find_elements(By.CSS_SELECTOR, "#stream-highlights mark")]
+    if AWS_KEY not in marks:
+        raise Failure(f"the key split across pieces of 5 was not highlighted: {marks}")
+
+
+def scenario_audit(driver):
+    # The check key may not read the audit log.
+    driver.find_element(By.ID, "audit").click()
+    wait_text(driver, "audit-error", lambda t: "HTTP 403" in t, "the audit needs an admin key")
+    type_into(driver, "key", ADMIN_KEY)
+    driver.find_element(By.ID, "audit").click()
+    WebDriverWait(driver, 10).until(EC.visibility_of_element_located((By.ID, "records")))
+    rows = [r.text for r in driver.find_elements(By.CSS_SELECTOR, "#records tbody tr")]
+    if not any("secrets-in-tool-output" in r and "BLOCK" in r.upper() for r in rows):
+        raise Failure(f"the recent decisions lack the blocked request: {rows}")
+    if not any("playground" in r for r in rows):
+        raise Failure(f"the recent decisions lack the streamed answer: {rows}")
+    driver.execute_script("document.getElementById('audit-section').scrollIntoView()")
+    driver.save_screenshot(str(ARTIFACTS / "playground-audit.png"))
+
+
+def scenario_other_tenant(driver):
+    type_into(driver, "key", ACME_KEY)
+    driver.find_element(By.ID, "connect").click()
+    wait_text(driver, "policy-status", lambda t: t.startswith("Tenant acme"), "acme's key sees acme's policy")
+    ids = [r.get_attribute("data-check") for r in driver.find_elements(By.CSS_SELECTOR, "#checks tbody tr")]
+    if ids != ["no-project-names"]:
+        raise Failure(f"acme's policy table lists {ids}")
+    # Naming another tenant is refused.
+    type_into(driver, "tenant", "default")
+    driver.find_element(By.ID, "connect").click()
+    wait_text(driver, "policy-status", lambda t: "HTTP 403" in t, "a key naming another tenant")
+
+
+def main():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="palisade-playground-") as workdir:
+        (Path(workdir) / "acme.yaml").write_text(ACME_POLICY)
+        config = {
+            "tenants": {"acme": {"policy": "acme.yaml"}},
+            "keys": [
+                {"id": "dev", "env": "PG_CHECK_KEY", "tenant": "default", "scopes": ["guardrails:check"]},
+                {"id": "ops", "env": "PG_ADMIN_KEY", "tenant": "default", "scopes": ["guardrails:check", "guardrails:admin"]},
+                {"id": "acme", "env": "PG_ACME_KEY", "tenant": "acme", "scopes": ["guardrails:check"]},
+            ],
+            "audit": {"path": "audit.jsonl", "durability": "fsync"},
+        }
+        server = Server(workdir, config)
+        off = Server(workdir, dict(config, playground=False))
+        driver = browser()
+        try:
+            steps = [
+                ("no key, then the policy", lambda: scenario_no_key_then_policy(driver, server)),
+                ("a typed request is blocked and highlighted", lambda: scenario_typed_request_blocked(driver)),
+                ("examples, errors", lambda: scenario_examples(driver)),
+                ("stream", lambda: scenario_stream(driver)),
+                ("recent decisions", lambda: scenario_audit(driver)),
+                ("another tenant", lambda: scenario_other_tenant(driver)),
+            ]
+            for name, step in steps:
+                try:
+                    step()
+                    print(f"ok    {name}")
+                except Failure as e:
+                    failures += 1
+                    print(f"FAIL  {name}: {e}")
+                    driver.save_screenshot(str(ARTIFACTS / f"playground-failed-{len(name)}.png"))
+            # Off: no page, the API as before.
+            statuses = (off.status("/"), off.status("/playground.js"), off.status("/health"))
+            if statuses != (404, 404, 200):
+                failures += 1
+                print(f"FAIL  playground: false: / /playground.js /health answer {statuses}")
+            else:
+                print("ok    playground: false serves no page")
+        finally:
+            driver.quit()
+            server.stop()
+            off.stop()
+    print(f"screenshots in {ARTIFACTS}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
