@@ -130,11 +130,15 @@ impl Guard {
             request
                 .unknown_fields
                 .iter()
-                .map(|p| {
-                    palisade_protocol::Problem {
-                        pointer: p.clone(),
-                        message: "unknown member: protocol v1 does not define it, and this service refuses such members (strict_requests: true); fix its name, or put the data in `context`".to_owned(),
-                    }
+                .map(|p| palisade_protocol::Problem {
+                    pointer: p.clone(),
+                    message: format!(
+                        "unknown member{}: protocol v1 does not define it, and this service refuses \
+                         such members (strict_requests: true); fix its name, or put the data in `context`",
+                        palisade_engine::closest_member(p)
+                            .map(|near| format!(" (did you mean `{near}`?)"))
+                            .unwrap_or_default()
+                    ),
                 })
                 .collect(),
         ))

@@ -18,6 +18,7 @@ use crate::error::RequestError;
 use crate::policy::kinds::{Context, Form};
 use crate::policy::{Check, OnFail};
 use crate::scan::Sink;
+pub use notes::closest_member;
 pub(crate) use strings::{FieldKind, for_each_string};
 
 /// One hit: a check matched bytes `start..end` of field `field`.

@@ -41,6 +41,7 @@ pub use engine::Engine;
 /// secret files protected, writes outside the workspace confirmed.
 pub const DEFAULT_POLICY: &str = include_str!("default_policy.yaml");
 pub use error::{PolicyError, PolicyErrors, RequestError};
+pub use eval::closest_member;
 pub use eval::stream;
 pub use eval::{AsyncOutcome, Evaluation, default_replacement};
 pub use policy::read::json_type;

@@ -17,7 +17,12 @@ struct Block {
     lang: String,
     text: String,
     invalid: bool,
+    /// `<!-- run: … -->` on the line before the fence: the block's
+    /// commands are run and their output compared ([`run`]).
+    run: Option<String>,
 }
+
+mod run;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -44,7 +49,16 @@ fn blocks() -> Vec<Block> {
             };
             let indent = lines[i].len() - lines[i].trim_start().len();
             let start = i;
-            let invalid = start > 0 && lines[start - 1].trim() == "<!-- invalid policy -->";
+            let before = if start > 0 {
+                lines[start - 1].trim()
+            } else {
+                ""
+            };
+            let invalid = before == "<!-- invalid policy -->";
+            let run = before
+                .strip_prefix("<!-- run")
+                .and_then(|r| r.strip_suffix("-->"))
+                .map(|r| r.trim().trim_start_matches(':').trim().to_owned());
             i += 1;
             let mut body = Vec::new();
             while i < lines.len() && lines[i].trim_start() != "```" {
@@ -57,6 +71,7 @@ fn blocks() -> Vec<Block> {
                 lang: info.trim().to_owned(),
                 text: body.join("\n") + "\n",
                 invalid,
+                run,
             });
             i += 1;
         }
@@ -85,6 +100,7 @@ const CONFIG_SECTIONS: &[&str] = &[
     "limits",
     "rate_limits",
     "circuit_breaker",
+    "playground",
     "strict_requests",
 ];
 

@@ -85,6 +85,14 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// The member protocol v1 defines where `pointer` (an unknown member of a
+/// request, as [`CheckRequest::unknown_fields`] lists them) is, whose name
+/// is closest to it: `Some("content")` for `/contnt`.
+pub fn closest_member(pointer: &str) -> Option<String> {
+    let (parent, key) = pointer.rsplit_once('/').unwrap_or(("", pointer));
+    closest(parent, &key.replace("~1", "/").replace("~0", "~"))
+}
+
 /// The warnings for the request's unknown members (never their values).
 pub(crate) fn unknown_fields(request: &CheckRequest) -> Vec<Finding> {
     request

@@ -56,7 +56,9 @@ async fn unknown_members_are_reported_and_strict_services_refuse_them() {
     assert_eq!(status, 400, "{e}");
     let text = e.to_string();
     assert!(
-        text.contains("/tool/argumens") && text.contains("strict_requests"),
+        text.contains("/tool/argumens")
+            && text.contains("strict_requests")
+            && text.contains("did you mean `arguments`?"),
         "{e}"
     );
     let (status, e) = post(&strict, "/v1/check", &hook).await;

@@ -1,0 +1,288 @@
+//! The console examples of README.md and docs/ that are marked to run: each
+//! `$ command` of a ` ```console ` block after `<!-- run -->` (from the
+//! repository's root) or `<!-- run: serve [OPTIONS] -->` (against a fresh
+//! `palisade serve --listen 127.0.0.1:0 [OPTIONS]`, which the block's
+//! `localhost:8700` then means) is run with `sh`, and its output must be the
+//! one shown. `, any order` after either compares the lines in any order
+//! (answers that come as they are decided).
+//!
+//! What differs on every run is compared as its kind: UUIDs, RFC 3339
+//! times, `durationUs`, `evaluation_ms` and ports. An `…` in a shown line
+//! stands for any text in that line; a line that is only `…` for any lines.
+//! A command that needs a program the machine lacks (`curl`, `jq`) fails when
+//! `PALISADE_DOCS_RUN_ALL` is set (as in CI), else it is skipped with a note.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use regex::Regex;
+
+use super::{Block, blocks, root};
+use crate::util::BIN;
+
+/// One `$ command` and the output shown after it.
+struct Example {
+    line: usize,
+    command: String,
+    shown: String,
+}
+
+/// The commands of a console block, each with its shown output. A command
+/// goes on while a line ends with `\` or a single quote is open.
+fn examples(block: &Block) -> Vec<Example> {
+    let mut out: Vec<Example> = Vec::new();
+    let mut lines = block.text.lines().enumerate().peekable();
+    while let Some((i, line)) = lines.next() {
+        let Some(first) = line.strip_prefix("$ ") else {
+            if let Some(last) = out.last_mut() {
+                last.shown.push_str(line);
+                last.shown.push('\n');
+            }
+            continue;
+        };
+        let mut command = first.to_owned();
+        while command.ends_with('\\') || command.matches('\'').count() % 2 == 1 {
+            let Some((_, next)) = lines.next() else { break };
+            command.push('\n');
+            command.push_str(next);
+        }
+        out.push(Example {
+            line: block.line + 1 + i,
+            command,
+            shown: String::new(),
+        });
+    }
+    for e in &mut out {
+        let kept = e.shown.trim_end_matches('\n').len();
+        e.shown.truncate(kept);
+    }
+    out
+}
+
+/// What differs on every run, replaced by its kind.
+fn normalize(text: &str) -> String {
+    let rules: &[(&str, &str)] = &[
+        (
+            r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+            "<uuid>",
+        ),
+        (
+            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)",
+            "<time>",
+        ),
+        (r#""durationUs":\d+"#, r#""durationUs":<n>"#),
+        (r#""evaluation_ms":[0-9.e-]+"#, r#""evaluation_ms":<n>"#),
+        (r"(127\.0\.0\.1|localhost):\d+", "$1:<port>"),
+    ];
+    let mut text = text.replace("\r\n", "\n").trim_end().to_owned();
+    for (pattern, with) in rules {
+        let re = Regex::new(pattern).expect("a valid pattern");
+        text = re.replace_all(&text, *with).into_owned();
+    }
+    text
+}
+
+/// Whether `actual` is what `shown` shows (both normalized).
+fn matches(shown: &str, actual: &str) -> bool {
+    let mut pattern = String::from("^");
+    for line in shown.lines() {
+        if line.trim() == "…" {
+            pattern.push_str(r"(?:[^\n]*\n)*?");
+            continue;
+        }
+        let parts: Vec<String> = line.split('…').map(regex::escape).collect();
+        pattern.push_str(&parts.join(r"[^\n]*?"));
+        pattern.push('\n');
+    }
+    pattern.push('$');
+    let re = Regex::new(&pattern).expect("an escaped pattern");
+    re.is_match(&format!("{actual}\n"))
+}
+
+/// Whether each line of `actual` is one of `shown`'s lines, in any order
+/// (every shown line used once).
+fn matches_any_order(shown: &str, actual: &str) -> bool {
+    let mut left: Vec<&str> = shown.lines().collect();
+    let lines: Vec<&str> = actual.lines().collect();
+    if left.len() != lines.len() {
+        return false;
+    }
+    for line in lines {
+        match left.iter().position(|s| matches(s, line)) {
+            Some(i) => {
+                left.remove(i);
+            }
+            None => return false,
+        }
+    }
+    true
+}
+
+/// A `palisade serve` child for one block.
+struct Serve {
+    child: Child,
+    address: String,
+}
+
+impl Serve {
+    fn start(options: &str) -> Self {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(options.split_whitespace())
+            .current_dir(root())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{BIN}: {e}"));
+        let mut first = String::new();
+        let stdout = child.stdout.take().expect("piped");
+        BufReader::new(stdout)
+            .read_line(&mut first)
+            .expect("palisade serve prints where it listens");
+        let address = first
+            .trim()
+            .strip_prefix("palisade listening on http://")
+            .unwrap_or_else(|| panic!("palisade serve {options} printed {first:?}"))
+            .to_owned();
+        Serve { child, address }
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn has(program: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn every_marked_console_example_prints_what_it_shows() {
+    let bin_dir = Path::new(BIN).parent().expect("the binary's directory");
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let must_run_all = std::env::var_os("PALISADE_DOCS_RUN_ALL").is_some();
+    let mut problems = Vec::new();
+    let mut ran = 0;
+    for block in blocks() {
+        let Some(directive) = &block.run else {
+            continue;
+        };
+        assert_eq!(
+            block.lang,
+            "console",
+            "{}:{}: `<!-- run -->` marks console blocks only",
+            block.file.display(),
+            block.line
+        );
+        let (directive, any_order) = match directive.strip_suffix("any order") {
+            Some(rest) => (rest.trim().trim_end_matches(',').trim(), true),
+            None => (directive.as_str(), false),
+        };
+        let directive = directive.trim_start_matches(':').trim();
+        let serve = match directive.strip_prefix("serve") {
+            Some(options) => Some(Serve::start(options)),
+            None if directive.is_empty() => None,
+            None => panic!(
+                "{}:{}: unknown directive `{directive}` (`run` or `run: serve [OPTIONS]`)",
+                block.file.display(),
+                block.line
+            ),
+        };
+        let examples = examples(&block);
+        assert!(
+            !examples.is_empty(),
+            "{}:{}: a marked block without `$ ` commands",
+            block.file.display(),
+            block.line
+        );
+        for example in examples {
+            let at = format!("{}:{}", block.file.display(), example.line);
+            let missing = ["curl", "jq"]
+                .into_iter()
+                .find(|p| example.command.contains(&format!("{p} ")) && !has(p));
+            if let Some(program) = missing {
+                assert!(
+                    !must_run_all,
+                    "{at}: needs {program}, which is not installed"
+                );
+                eprintln!("{at}: skipped: needs {program}, which is not installed");
+                continue;
+            }
+            let mut command = example.command.clone();
+            if let Some(s) = &serve {
+                command = command
+                    .replace("localhost:8700", &s.address)
+                    .replace("127.0.0.1:8700", &s.address);
+            }
+            let output = Command::new("sh")
+                .args(["-c", &command])
+                .current_dir(root())
+                .env("PATH", &path)
+                .stdin(Stdio::null())
+                .output()
+                .unwrap_or_else(|e| panic!("{at}: sh: {e}"));
+            let mut actual = String::from_utf8_lossy(&output.stdout).into_owned();
+            actual.push_str(&String::from_utf8_lossy(&output.stderr));
+            ran += 1;
+            let (shown, actual) = (normalize(&example.shown), normalize(&actual));
+            let same = if any_order {
+                matches_any_order(&shown, &actual)
+            } else {
+                matches(&shown, &actual)
+            };
+            if !same {
+                problems.push(format!(
+                    "{at}: `{}`\n  shown:\n{}\n  printed:\n{}",
+                    example.command,
+                    indent(&shown),
+                    indent(&actual)
+                ));
+            }
+        }
+    }
+    assert!(ran >= 20, "only {ran} examples ran: the markers are gone?");
+    assert!(
+        problems.is_empty(),
+        "{} of {ran} examples print something else than shown:\n\n{}",
+        problems.len(),
+        problems.join("\n\n")
+    );
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("    {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_matcher_takes_ellipses_and_run_to_run_values() {
+    assert!(matches("a…c", "abbbc"));
+    assert!(!matches("a…c", "abbbd"));
+    assert!(matches("first\n…\nlast", "first\nx\ny\nlast"));
+    assert!(matches("first\n…\nlast", "first\nlast"));
+    assert!(!matches("first\nlast", "first\nx\nlast"));
+    assert!(!matches("a", "a\nb"), "output beyond what is shown");
+    assert!(matches_any_order("b…\na", "a\nbcd"));
+    assert!(!matches_any_order("a\na", "a\nb"));
+    assert_eq!(
+        normalize(
+            r#"{"receiptId":"01a20495-e3f1-76c2-8f7a-1bc5fd4e44d8","evaluatedAt":"2026-11-22T18:47:41.809Z","durationUs":382} http://127.0.0.1:34401"#
+        ),
+        r#"{"receiptId":"<uuid>","evaluatedAt":"<time>","durationUs":<n>} http://127.0.0.1:<port>"#
+    );
+}
