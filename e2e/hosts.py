@@ -17,12 +17,13 @@ Exit code 0 when every scenario passed.
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from common import Failure, free_port
 
 HERE = Path(__file__).resolve().parent
 PALISADE = str(Path(sys.argv[1]).resolve())
@@ -43,16 +44,6 @@ checks:
     type: command
     on_fail: ask
 """
-
-
-class Failure(Exception):
-    pass
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Models:

@@ -12,7 +12,6 @@ are written to ARTIFACTS_DIR. Exit code 0 when every scenario passed.
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,8 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+from common import Failure, free_port
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -45,16 +46,6 @@ checks:
     type: blocklist
     words: [bluebird]
 """
-
-
-class Failure(Exception):
-    pass
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:
