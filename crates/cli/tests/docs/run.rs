@@ -1,6 +1,8 @@
 //! The console examples of README.md and docs/ that are marked to run: each
-//! `$ command` of a ` ```console ` block after `<!-- run -->` (from the
-//! repository's root) or `<!-- run: serve [OPTIONS] -->` (against a fresh
+//! `$ command` of a ` ```console ` block after `<!-- run -->` (in a fresh
+//! directory holding the files the doc showed so far — a YAML block whose
+//! first line is `# NAME.yaml` — and links to the repository's `examples`
+//! and `crates`) or `<!-- run: serve [OPTIONS] -->` (against a fresh
 //! `palisade serve --listen 127.0.0.1:0 [OPTIONS]`, which the block's
 //! `localhost:8700` then means) is run with `sh`, and its output must be the
 //! one shown. `, any order` after either compares the lines in any order
@@ -85,6 +87,9 @@ fn normalize(text: &str) -> String {
 
 /// Whether `actual` is what `shown` shows (both normalized).
 fn matches(shown: &str, actual: &str) -> bool {
+    if shown.is_empty() {
+        return actual.is_empty();
+    }
     let mut pattern = String::from("^");
     for line in shown.lines() {
         if line.trim() == "…" {
@@ -157,6 +162,19 @@ impl Drop for Serve {
     }
 }
 
+/// `NAME` when `block` is YAML whose first line is `# NAME` and NAME is a
+/// file name ending in `.yaml` or `.yml`.
+fn file_name(block: &Block) -> Option<String> {
+    if !matches!(block.lang.as_str(), "yaml" | "yml") {
+        return None;
+    }
+    let name = block.text.lines().next()?.strip_prefix("# ")?.trim();
+    let plain = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    (plain && (name.ends_with(".yaml") || name.ends_with(".yml"))).then(|| name.to_owned())
+}
+
 fn has(program: &str) -> bool {
     Command::new("sh")
         .args(["-c", &format!("command -v {program}")])
@@ -176,7 +194,18 @@ fn every_marked_console_example_prints_what_it_shows() {
     let must_run_all = std::env::var_os("PALISADE_DOCS_RUN_ALL").is_some();
     let mut problems = Vec::new();
     let mut ran = 0;
+    // The files shown so far in the current doc, by name.
+    let mut shown_files: Vec<(String, String)> = Vec::new();
+    let mut doc = std::path::PathBuf::new();
     for block in blocks() {
+        if block.file != doc {
+            doc = block.file.clone();
+            shown_files.clear();
+        }
+        if let Some(name) = file_name(&block) {
+            shown_files.retain(|(n, _)| *n != name);
+            shown_files.push((name, block.text.clone()));
+        }
         let Some(directive) = &block.run else {
             continue;
         };
@@ -200,6 +229,19 @@ fn every_marked_console_example_prints_what_it_shows() {
                 block.file.display(),
                 block.line
             ),
+        };
+        let dir = crate::util::TempDir::new(&format!("docs-run-{}", block.line));
+        for (name, text) in &shown_files {
+            std::fs::write(dir.path().join(name), text).expect("a temporary file");
+        }
+        for linked in ["examples", "crates"] {
+            std::os::unix::fs::symlink(root().join(linked), dir.path().join(linked))
+                .expect("a link in a temporary directory");
+        }
+        let cwd = if serve.is_some() {
+            root()
+        } else {
+            dir.path().to_path_buf()
         };
         let examples = examples(&block);
         assert!(
@@ -229,7 +271,7 @@ fn every_marked_console_example_prints_what_it_shows() {
             }
             let output = Command::new("sh")
                 .args(["-c", &command])
-                .current_dir(root())
+                .current_dir(&cwd)
                 .env("PATH", &path)
                 .stdin(Stdio::null())
                 .output()
@@ -277,6 +319,8 @@ fn the_matcher_takes_ellipses_and_run_to_run_values() {
     assert!(matches("first\n…\nlast", "first\nlast"));
     assert!(!matches("first\nlast", "first\nx\nlast"));
     assert!(!matches("a", "a\nb"), "output beyond what is shown");
+    assert!(matches("", ""));
+    assert!(!matches("", "printed"), "a command shown without output");
     assert!(matches_any_order("b…\na", "a\nbcd"));
     assert!(!matches_any_order("a\na", "a\nb"));
     assert_eq!(
