@@ -20,6 +20,8 @@ struct Block {
     /// `<!-- run: … -->` on the line before the fence: the block's
     /// commands are run and their output compared ([`run`]).
     run: Option<String>,
+    /// `<!-- file: NAME -->` above the fence: the file a run block may use.
+    named: Option<String>,
 }
 
 mod run;
@@ -49,16 +51,24 @@ fn blocks() -> Vec<Block> {
             };
             let indent = lines[i].len() - lines[i].trim_start().len();
             let start = i;
-            let before = if start > 0 {
-                lines[start - 1].trim()
-            } else {
-                ""
+            // The markers: the comment lines right above the fence.
+            let markers: Vec<&str> = lines[..start]
+                .iter()
+                .rev()
+                .map(|l| l.trim())
+                .take_while(|l| l.starts_with("<!--") && l.ends_with("-->"))
+                .collect();
+            let marker = |name: &str| {
+                markers.iter().find_map(|m| {
+                    m.strip_prefix("<!-- ")?
+                        .strip_prefix(name)
+                        .and_then(|r| r.strip_suffix("-->"))
+                        .map(|r| r.trim().trim_start_matches(':').trim().to_owned())
+                })
             };
-            let invalid = before == "<!-- invalid policy -->";
-            let run = before
-                .strip_prefix("<!-- run")
-                .and_then(|r| r.strip_suffix("-->"))
-                .map(|r| r.trim().trim_start_matches(':').trim().to_owned());
+            let invalid = marker("invalid policy").is_some();
+            let run = marker("run");
+            let named = marker("file");
             i += 1;
             let mut body = Vec::new();
             while i < lines.len() && lines[i].trim_start() != "```" {
@@ -72,6 +82,7 @@ fn blocks() -> Vec<Block> {
                 text: body.join("\n") + "\n",
                 invalid,
                 run,
+                named,
             });
             i += 1;
         }
@@ -121,7 +132,11 @@ fn every_policy_config_and_request_shown_is_valid() {
             .is_some_and(|c| c.first().is_none_or(serde_json::Value::is_object));
         if policy_checks && !obj.keys().any(|k| CONFIG_SECTIONS.contains(&k.as_str())) {
             counts[0] += 1;
-            let loaded = palisade_engine::Policy::from_value(&value);
+            // From the text, as a file is read (repeated keys included).
+            let loaded = match block.lang.as_str() {
+                "json" => palisade_engine::Policy::from_json_str(&block.text),
+                _ => palisade_engine::Policy::from_yaml_str(&block.text),
+            };
             match (loaded, block.invalid) {
                 (Err(e), false) => {
                     problems.push(format!("{at}: the policy shown does not load: {e}"))

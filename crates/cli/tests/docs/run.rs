@@ -1,8 +1,8 @@
 //! The console examples of README.md and docs/ that are marked to run: each
 //! `$ command` of a ` ```console ` block after `<!-- run -->` (in a fresh
 //! directory holding the files the doc showed so far — a YAML block whose
-//! first line is `# NAME.yaml` — and links to the repository's `examples`
-//! and `crates`) or `<!-- run: serve [OPTIONS] -->` (against a fresh
+//! first line is `# NAME.yaml`, or any block after `<!-- file: NAME -->` —
+//! and links to the repository's `examples` and `crates`) or `<!-- run: serve [OPTIONS] -->` (against a fresh
 //! `palisade serve --listen 127.0.0.1:0 [OPTIONS]`, which the block's
 //! `localhost:8700` then means) is run with `sh`, and its output must be the
 //! one shown. `, any order` after either compares the lines in any order
@@ -162,9 +162,13 @@ impl Drop for Serve {
     }
 }
 
-/// `NAME` when `block` is YAML whose first line is `# NAME` and NAME is a
-/// file name ending in `.yaml` or `.yml`.
+/// The file a block shows: the name of its `<!-- file: NAME -->` marker, or
+/// `NAME` when it is YAML whose first line is `# NAME` and NAME is a file
+/// name ending in `.yaml` or `.yml`.
 fn file_name(block: &Block) -> Option<String> {
+    if let Some(name) = &block.named {
+        return Some(name.clone());
+    }
     if !matches!(block.lang.as_str(), "yaml" | "yml") {
         return None;
     }
