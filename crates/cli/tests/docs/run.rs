@@ -4,7 +4,8 @@
 //! first line is `# NAME.yaml`, or any block after `<!-- file: NAME -->` —
 //! and links to the repository's `examples` and `crates`) or `<!-- run: serve [OPTIONS] -->` (against a fresh
 //! `palisade serve --listen 127.0.0.1:0 [OPTIONS]`, which the block's
-//! `localhost:8700` then means) is run with `sh`, and its output must be the
+//! `localhost:8700` then means; `NAME=value` words before the options are
+//! its environment) is run with `sh`, and its output must be the
 //! one shown. `, any order` after either compares the lines in any order
 //! (answers that come as they are decided).
 //!
@@ -131,10 +132,19 @@ struct Serve {
 }
 
 impl Serve {
+    /// `options` may start with `NAME=value` words: the server's
+    /// environment (the key variables of a config).
     fn start(options: &str) -> Self {
+        let words: Vec<&str> = options.split_whitespace().collect();
+        let env_words = words
+            .iter()
+            .take_while(|w| !w.starts_with('-') && w.contains('='))
+            .count();
+        let env = words[..env_words].iter().filter_map(|w| w.split_once('='));
         let mut child = Command::new(BIN)
             .args(["serve", "--listen", "127.0.0.1:0"])
-            .args(options.split_whitespace())
+            .args(&words[env_words..])
+            .envs(env)
             .current_dir(root())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
