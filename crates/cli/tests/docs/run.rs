@@ -10,7 +10,8 @@
 //! (answers that come as they are decided).
 //!
 //! What differs on every run is compared as its kind: UUIDs, RFC 3339
-//! times, `durationUs`, `evaluation_ms` and ports. An `…` in a shown line
+//! times, SHA-256 hex digests, `durationUs`, `evaluation_ms`, a histogram's
+//! `_sum` and ports. An `…` in a shown line
 //! stands for any text in that line; a line that is only `…` for any lines.
 //! A command that needs a program the machine lacks (`curl`, `jq`) fails when
 //! `PALISADE_DOCS_RUN_ALL` is set (as in CI), else it is skipped with a note.
@@ -74,7 +75,9 @@ fn normalize(text: &str) -> String {
             r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)",
             "<time>",
         ),
+        (r"\b[0-9a-f]{64}\b", "<sha256>"),
         (r#""durationUs":\d+"#, r#""durationUs":<n>"#),
+        (r"_seconds_sum [0-9.e-]+", "_seconds_sum <n>"),
         (r#""evaluation_ms":[0-9.e-]+"#, r#""evaluation_ms":<n>"#),
         (r"(127\.0\.0\.1|localhost):\d+", "$1:<port>"),
     ];
@@ -134,7 +137,7 @@ struct Serve {
 impl Serve {
     /// `options` may start with `NAME=value` words: the server's
     /// environment (the key variables of a config).
-    fn start(options: &str) -> Self {
+    fn start(options: &str, dir: &Path) -> Self {
         let words: Vec<&str> = options.split_whitespace().collect();
         let env_words = words
             .iter()
@@ -145,7 +148,7 @@ impl Serve {
             .args(["serve", "--listen", "127.0.0.1:0"])
             .args(&words[env_words..])
             .envs(env)
-            .current_dir(root())
+            .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -173,8 +176,9 @@ impl Drop for Serve {
 }
 
 /// The file a block shows: the name of its `<!-- file: NAME -->` marker, or
-/// `NAME` when it is YAML whose first line is `# NAME` and NAME is a file
-/// name ending in `.yaml` or `.yml`.
+/// `NAME` when it is YAML whose first line is `# NAME` and NAME is a
+/// relative path (no `..`, not under the linked `examples/` or `crates/`)
+/// ending in `.yaml` or `.yml`.
 fn file_name(block: &Block) -> Option<String> {
     if let Some(name) = &block.named {
         return Some(name.clone());
@@ -185,7 +189,11 @@ fn file_name(block: &Block) -> Option<String> {
     let name = block.text.lines().next()?.strip_prefix("# ")?.trim();
     let plain = name
         .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/'))
+        && !name.starts_with('/')
+        && !name.split('/').any(|part| part.is_empty() || part == "..")
+        && !name.starts_with("examples/")
+        && !name.starts_with("crates/");
     (plain && (name.ends_with(".yaml") || name.ends_with(".yml"))).then(|| name.to_owned())
 }
 
@@ -235,8 +243,20 @@ fn every_marked_console_example_prints_what_it_shows() {
             None => (directive.as_str(), false),
         };
         let directive = directive.trim_start_matches(':').trim();
+        let dir = crate::util::TempDir::new(&format!("docs-run-{}", block.line));
+        for linked in ["examples", "crates"] {
+            std::os::unix::fs::symlink(root().join(linked), dir.path().join(linked))
+                .expect("a link in a temporary directory");
+        }
+        for (name, text) in &shown_files {
+            let path = dir.path().join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).expect("a temporary directory");
+            }
+            std::fs::write(path, text).expect("a temporary file");
+        }
         let serve = match directive.strip_prefix("serve") {
-            Some(options) => Some(Serve::start(options)),
+            Some(options) => Some(Serve::start(options, dir.path())),
             None if directive.is_empty() => None,
             None => panic!(
                 "{}:{}: unknown directive `{directive}` (`run` or `run: serve [OPTIONS]`)",
@@ -244,19 +264,7 @@ fn every_marked_console_example_prints_what_it_shows() {
                 block.line
             ),
         };
-        let dir = crate::util::TempDir::new(&format!("docs-run-{}", block.line));
-        for (name, text) in &shown_files {
-            std::fs::write(dir.path().join(name), text).expect("a temporary file");
-        }
-        for linked in ["examples", "crates"] {
-            std::os::unix::fs::symlink(root().join(linked), dir.path().join(linked))
-                .expect("a link in a temporary directory");
-        }
-        let cwd = if serve.is_some() {
-            root()
-        } else {
-            dir.path().to_path_buf()
-        };
+        let cwd = dir.path().to_path_buf();
         let examples = examples(&block);
         assert!(
             !examples.is_empty(),
