@@ -7,7 +7,8 @@
 //! `localhost:8700` then means; `NAME=value` words before the options are
 //! its environment) is run with `sh`, and its output must be the
 //! one shown. `, any order` after either compares the lines in any order
-//! (answers that come as they are decided).
+//! (answers that come as they are decided); `, tty` runs the commands on a
+//! terminal (`script`), as a user at a prompt sees them.
 //!
 //! What differs on every run is compared as its kind: UUIDs, RFC 3339
 //! times, SHA-256 hex digests, `durationUs`, `evaluation_ms`, a histogram's
@@ -76,7 +77,7 @@ fn normalize(text: &str) -> String {
             "<time>",
         ),
         (r"\b[0-9a-f]{64}\b", "<sha256>"),
-        (r#""durationUs":\d+"#, r#""durationUs":<n>"#),
+        (r#""durationUs": ?\d+"#, r#""durationUs":<n>"#),
         (r"_seconds_sum [0-9.e-]+", "_seconds_sum <n>"),
         (r#""evaluation_ms":[0-9.e-]+"#, r#""evaluation_ms":<n>"#),
         (r"(127\.0\.0\.1|localhost):\d+", "$1:<port>"),
@@ -238,11 +239,21 @@ fn every_marked_console_example_prints_what_it_shows() {
             block.file.display(),
             block.line
         );
-        let (directive, any_order) = match directive.strip_suffix("any order") {
-            Some(rest) => (rest.trim().trim_end_matches(',').trim(), true),
-            None => (directive.as_str(), false),
-        };
-        let directive = directive.trim_start_matches(':').trim();
+        // `[serve …][, any order][, tty]`
+        let mut parts = directive.split(',').map(str::trim);
+        let directive = parts.next().unwrap_or("").trim_start_matches(':').trim();
+        let (mut any_order, mut tty) = (false, false);
+        for flag in parts {
+            match flag {
+                "any order" => any_order = true,
+                "tty" => tty = true,
+                other => panic!(
+                    "{}:{}: unknown flag `{other}` (`any order`, `tty`)",
+                    block.file.display(),
+                    block.line
+                ),
+            }
+        }
         let dir = crate::util::TempDir::new(&format!("docs-run-{}", block.line));
         for linked in ["examples", "crates"] {
             std::os::unix::fs::symlink(root().join(linked), dir.path().join(linked))
@@ -276,7 +287,8 @@ fn every_marked_console_example_prints_what_it_shows() {
             let at = format!("{}:{}", block.file.display(), example.line);
             let missing = ["curl", "jq"]
                 .into_iter()
-                .find(|p| example.command.contains(&format!("{p} ")) && !has(p));
+                .find(|p| example.command.contains(&format!("{p} ")) && !has(p))
+                .or_else(|| (tty && !has("script")).then_some("script"));
             if let Some(program) = missing {
                 assert!(
                     !must_run_all,
@@ -291,8 +303,17 @@ fn every_marked_console_example_prints_what_it_shows() {
                     .replace("localhost:8700", &s.address)
                     .replace("127.0.0.1:8700", &s.address);
             }
-            let output = Command::new("sh")
-                .args(["-c", &command])
+            // On a terminal: `script` gives the command one (what a user
+            // at a prompt sees, such as `check`'s pretty JSON).
+            let argv: Vec<String> = if tty {
+                ["script", "-qec", &command, "/dev/null"]
+                    .map(String::from)
+                    .to_vec()
+            } else {
+                ["sh", "-c", &command].map(String::from).to_vec()
+            };
+            let output = Command::new(&argv[0])
+                .args(&argv[1..])
                 .current_dir(&cwd)
                 .env("PATH", &path)
                 .stdin(Stdio::null())
