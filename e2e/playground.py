@@ -197,6 +197,23 @@ def scenario_examples(driver):
     marks = [m.text for m in driver.find_elements(By.CSS_SELECTOR, "#highlights mark")]
     if marks != ["cd build && rm -rf / --no-preserve-root"]:
         raise Failure(f"highlighted {marks}")
+    # Markup in a request is shown as text, never run or rendered: the
+    # finding is still marked, and no element comes out of the request.
+    hostile = json.dumps({
+        "stage": "output",
+        "content": "<img src=x onerror=\"document.title='pwned'\"><b>bold</b> jane.doe@northwind-mail.com",
+    })
+    type_into(driver, "request", hostile)
+    driver.find_element(By.ID, "check").click()
+    wait_text(driver, "decision", lambda t: t.strip().lower() == "modify", "markup beside an e-mail address")
+    if driver.find_elements(By.CSS_SELECTOR, "#highlights img, #highlights b, #modified img, #modified b"):
+        raise Failure("markup from the request became elements of the page")
+    marks = [m.text for m in driver.find_elements(By.CSS_SELECTOR, "#highlights mark")]
+    if marks != ["jane.doe@northwind-mail.com"]:
+        raise Failure(f"highlighted {marks} beside markup")
+    shown = driver.find_element(By.CSS_SELECTOR, "#highlights pre").text
+    if "<img src=x" not in shown or driver.title != "Palisade playground":
+        raise Failure(f"the request's markup is not shown as text: {shown!r}, title {driver.title!r}")
     # Not JSON: said so, nothing sent.
     type_into(driver, "request", '{"stage": "input", "content": ')
     driver.find_element(By.ID, "check").click()
