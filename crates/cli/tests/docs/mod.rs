@@ -22,6 +22,8 @@ struct Block {
     run: Option<String>,
     /// `<!-- file: NAME -->` above the fence: the file a run block may use.
     named: Option<String>,
+    /// `<!-- not run: REASON -->`: a console block that cannot run here.
+    not_run: Option<String>,
 }
 
 mod run;
@@ -68,6 +70,7 @@ fn blocks() -> Vec<Block> {
             };
             let invalid = marker("invalid policy").is_some();
             let run = marker("run");
+            let not_run = marker("not run");
             let named = marker("file");
             i += 1;
             let mut body = Vec::new();
@@ -83,6 +86,7 @@ fn blocks() -> Vec<Block> {
                 invalid,
                 run,
                 named,
+                not_run,
             });
             i += 1;
         }

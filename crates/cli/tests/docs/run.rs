@@ -4,22 +4,37 @@
 //! first line is `# NAME.yaml`, or any block after `<!-- file: NAME -->` —
 //! and links to the repository's `examples` and `crates`) or `<!-- run: serve [OPTIONS] -->` (against a fresh
 //! `palisade serve --listen 127.0.0.1:0 [OPTIONS]`, which the block's
-//! `localhost:8700` then means; `NAME=value` words before the options are
+//! `localhost:8700` and `$(pidof palisade)` then mean; `NAME=value` words before the options are
 //! its environment) is run with `sh`, and its output must be the
-//! one shown. `, any order` after either compares the lines in any order
+//! one shown. `<!-- run: continued -->` goes on in the directory and with the
+//! server of the block run before it (files shown in between are added).
+//! A command that signals the server (`kill -HUP $(pidof palisade)`) prints
+//! what the server logs on stderr after it; after `-TERM` or `-INT` the
+//! server must also exit.
+//!
+//! Flags after the directive: `, any order` compares the lines in any order
 //! (answers that come as they are decided); `, tty` runs the commands on a
-//! terminal (`script`), as a user at a prompt sees them.
+//! terminal (`script`), as a user at a prompt sees them; `, stops` is for
+//! commands that run until stopped (`palisade serve`): each runs until it
+//! has printed what is shown (10 s at most), then gets SIGTERM, and a
+//! `palisade serve` without `--listen` is given `--listen 127.0.0.1:0`.
+//!
+//! A console block that cannot run here says why on the line before it:
+//! `<!-- not run: REASON -->`; every other console block must be marked.
 //!
 //! What differs on every run is compared as its kind: UUIDs, RFC 3339
 //! times, SHA-256 hex digests, `durationUs`, `evaluation_ms`, a histogram's
-//! `_sum` and ports. An `…` in a shown line
+//! `_sum`, `palisade test`'s `finished in` and ports. An `…` in a shown line
 //! stands for any text in that line; a line that is only `…` for any lines.
 //! A command that needs a program the machine lacks (`curl`, `jq`) fails when
 //! `PALISADE_DOCS_RUN_ALL` is set (as in CI), else it is skipped with a note.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use regex::Regex;
 
@@ -81,6 +96,7 @@ fn normalize(text: &str) -> String {
         (r"_seconds_sum [0-9.e-]+", "_seconds_sum <n>"),
         (r#""evaluation_ms":[0-9.e-]+"#, r#""evaluation_ms":<n>"#),
         (r"(127\.0\.0\.1|localhost):\d+", "$1:<port>"),
+        (r"finished in [0-9.]+s", "finished in <seconds>"),
     ];
     let mut text = text.replace("\r\n", "\n").trim_end().to_owned();
     for (pattern, with) in rules {
@@ -129,10 +145,48 @@ fn matches_any_order(shown: &str, actual: &str) -> bool {
     true
 }
 
-/// A `palisade serve` child for one block.
+/// Text a child writes on a pipe, collected by a thread as it comes.
+#[derive(Clone, Default)]
+struct Collected(Arc<Mutex<String>>);
+
+impl Collected {
+    fn from(pipe: impl Read + Send + 'static) -> Self {
+        let collected = Collected::default();
+        let into = collected.clone();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(pipe);
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 0) {
+                into.0.lock().expect("not poisoned").push_str(&line);
+                line.clear();
+            }
+        });
+        collected
+    }
+
+    fn text(&self) -> String {
+        self.0.lock().expect("not poisoned").clone()
+    }
+}
+
+/// Polls `output` until it matches `shown` or `limit` passes; what it
+/// holds then.
+fn wait_for(shown: &str, limit: Duration, output: impl Fn() -> String) -> String {
+    let start = Instant::now();
+    loop {
+        let text = output();
+        if matches(&normalize(shown), &normalize(&text)) || start.elapsed() > limit {
+            return text;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A `palisade serve` child for one block (or several, `continued`).
 struct Serve {
     child: Child,
     address: String,
+    stderr: Collected,
 }
 
 impl Serve {
@@ -152,9 +206,10 @@ impl Serve {
             .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| panic!("{BIN}: {e}"));
+        let stderr = Collected::from(child.stderr.take().expect("piped"));
         let mut first = String::new();
         let stdout = child.stdout.take().expect("piped");
         BufReader::new(stdout)
@@ -163,9 +218,18 @@ impl Serve {
         let address = first
             .trim()
             .strip_prefix("palisade listening on http://")
-            .unwrap_or_else(|| panic!("palisade serve {options} printed {first:?}"))
+            .unwrap_or_else(|| {
+                panic!(
+                    "palisade serve {options} printed {first:?}, {:?}",
+                    stderr.text()
+                )
+            })
             .to_owned();
-        Serve { child, address }
+        Serve {
+            child,
+            address,
+            stderr,
+        }
     }
 }
 
@@ -174,6 +238,38 @@ impl Drop for Serve {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Runs `command` (a server) in its own process group until it has printed
+/// `shown` (10 s at most), then stops the group; what it printed, stdout
+/// first.
+fn run_until_shown(command: &str, shown: &str, cwd: &Path, path: &str) -> String {
+    let mut child = Command::new("sh")
+        .args(["-c", command])
+        .current_dir(cwd)
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap_or_else(|e| panic!("sh: {e}"));
+    let stdout = Collected::from(child.stdout.take().expect("piped"));
+    let stderr = Collected::from(child.stderr.take().expect("piped"));
+    let both = || stdout.text() + &stderr.text();
+    let printed = wait_for(shown, Duration::from_secs(10), both);
+    let group = format!("-{}", child.id());
+    let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
+    let start = Instant::now();
+    while child.try_wait().ok().flatten().is_none() {
+        if start.elapsed() > Duration::from_secs(5) {
+            let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+            let _ = child.wait();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    printed
 }
 
 /// The file a block shows: the name of its `<!-- file: NAME -->` marker, or
@@ -206,6 +302,14 @@ fn has(program: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// A block's directory and server, kept for a `continued` block.
+struct Session {
+    dir: crate::util::TempDir,
+    serve: Option<Serve>,
+    /// How many of the doc's shown files the directory holds.
+    files: usize,
+}
+
 #[test]
 fn every_marked_console_example_prints_what_it_shows() {
     let bin_dir = Path::new(BIN).parent().expect("the binary's directory");
@@ -217,75 +321,81 @@ fn every_marked_console_example_prints_what_it_shows() {
     let must_run_all = std::env::var_os("PALISADE_DOCS_RUN_ALL").is_some();
     let mut problems = Vec::new();
     let mut ran = 0;
-    // The files shown so far in the current doc, by name.
+    // The files shown so far in the current doc, by name, in order.
     let mut shown_files: Vec<(String, String)> = Vec::new();
     let mut doc = std::path::PathBuf::new();
+    let mut session: Option<Session> = None;
     for block in blocks() {
         if block.file != doc {
             doc = block.file.clone();
             shown_files.clear();
+            session = None;
         }
         if let Some(name) = file_name(&block) {
-            shown_files.retain(|(n, _)| *n != name);
             shown_files.push((name, block.text.clone()));
         }
         let Some(directive) = &block.run else {
             continue;
         };
+        let at_block = format!("{}:{}", block.file.display(), block.line);
         assert_eq!(
-            block.lang,
-            "console",
-            "{}:{}: `<!-- run -->` marks console blocks only",
-            block.file.display(),
-            block.line
+            block.lang, "console",
+            "{at_block}: `<!-- run -->` marks console blocks only"
         );
-        // `[serve …][, any order][, tty]`
+        // `[serve …|continued][, any order][, tty][, stops]`
         let mut parts = directive.split(',').map(str::trim);
         let directive = parts.next().unwrap_or("").trim_start_matches(':').trim();
-        let (mut any_order, mut tty) = (false, false);
+        let (mut any_order, mut tty, mut stops) = (false, false, false);
         for flag in parts {
             match flag {
                 "any order" => any_order = true,
                 "tty" => tty = true,
-                other => panic!(
-                    "{}:{}: unknown flag `{other}` (`any order`, `tty`)",
-                    block.file.display(),
-                    block.line
-                ),
+                "stops" => stops = true,
+                other => panic!("{at_block}: unknown flag `{other}` (`any order`, `tty`, `stops`)"),
             }
         }
-        let dir = crate::util::TempDir::new(&format!("docs-run-{}", block.line));
-        for linked in ["examples", "crates"] {
-            std::os::unix::fs::symlink(root().join(linked), dir.path().join(linked))
-                .expect("a link in a temporary directory");
+        if directive == "continued" {
+            assert!(
+                session.is_some(),
+                "{at_block}: `run: continued` without a block run before it in this doc"
+            );
+        } else {
+            let dir = crate::util::TempDir::new(&format!("docs-run-{}", block.line));
+            for linked in ["examples", "crates"] {
+                std::os::unix::fs::symlink(root().join(linked), dir.path().join(linked))
+                    .expect("a link in a temporary directory");
+            }
+            session = Some(Session {
+                dir,
+                serve: None,
+                files: 0,
+            });
         }
-        for (name, text) in &shown_files {
-            let path = dir.path().join(name);
+        let current = session.as_mut().expect("set above");
+        for (name, text) in &shown_files[current.files..] {
+            let path = current.dir.path().join(name);
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent).expect("a temporary directory");
             }
             std::fs::write(path, text).expect("a temporary file");
         }
-        let serve = match directive.strip_prefix("serve") {
-            Some(options) => Some(Serve::start(options, dir.path())),
-            None if directive.is_empty() => None,
+        current.files = shown_files.len();
+        match directive.strip_prefix("serve") {
+            Some(options) => current.serve = Some(Serve::start(options, current.dir.path())),
+            None if directive.is_empty() || directive == "continued" => {}
             None => panic!(
-                "{}:{}: unknown directive `{directive}` (`run` or `run: serve [OPTIONS]`)",
-                block.file.display(),
-                block.line
+                "{at_block}: unknown directive `{directive}` (`run`, `run: serve [OPTIONS]` or `run: continued`)"
             ),
-        };
-        let cwd = dir.path().to_path_buf();
+        }
+        let cwd = current.dir.path().to_path_buf();
         let examples = examples(&block);
         assert!(
             !examples.is_empty(),
-            "{}:{}: a marked block without `$ ` commands",
-            block.file.display(),
-            block.line
+            "{at_block}: a marked block without `$ ` commands"
         );
         for example in examples {
             let at = format!("{}:{}", block.file.display(), example.line);
-            let missing = ["curl", "jq"]
+            let missing = ["curl", "jq", "python3"]
                 .into_iter()
                 .find(|p| example.command.contains(&format!("{p} ")) && !has(p))
                 .or_else(|| (tty && !has("script")).then_some("script"));
@@ -298,29 +408,71 @@ fn every_marked_console_example_prints_what_it_shows() {
                 continue;
             }
             let mut command = example.command.clone();
-            if let Some(s) = &serve {
+            let mut signal = None;
+            if let Some(s) = &current.serve {
+                let pid = s.child.id().to_string();
                 command = command
                     .replace("localhost:8700", &s.address)
-                    .replace("127.0.0.1:8700", &s.address);
+                    .replace("127.0.0.1:8700", &s.address)
+                    .replace("$(pidof palisade)", &pid);
+                if example.command.starts_with("kill ")
+                    && example.command.contains("$(pidof palisade)")
+                {
+                    signal = Some((
+                        s.stderr.text().len(),
+                        ["-TERM", "-INT"]
+                            .iter()
+                            .any(|s| example.command.contains(s)),
+                    ));
+                }
             }
-            // On a terminal: `script` gives the command one (what a user
-            // at a prompt sees, such as `check`'s pretty JSON).
-            let argv: Vec<String> = if tty {
-                ["script", "-qec", &command, "/dev/null"]
-                    .map(String::from)
-                    .to_vec()
+            let actual = if stops {
+                if command.contains("palisade serve") && !command.contains("--listen") {
+                    command =
+                        command.replace("palisade serve", "palisade serve --listen 127.0.0.1:0");
+                }
+                run_until_shown(&command, &example.shown, &cwd, &path)
             } else {
-                ["sh", "-c", &command].map(String::from).to_vec()
+                // On a terminal: `script` gives the command one (what a user
+                // at a prompt sees, such as `check`'s pretty JSON).
+                let argv: Vec<String> = if tty {
+                    ["script", "-qec", &command, "/dev/null"]
+                        .map(String::from)
+                        .to_vec()
+                } else {
+                    ["sh", "-c", &command].map(String::from).to_vec()
+                };
+                let output = Command::new(&argv[0])
+                    .args(&argv[1..])
+                    .current_dir(&cwd)
+                    .env("PATH", &path)
+                    .stdin(Stdio::null())
+                    .output()
+                    .unwrap_or_else(|e| panic!("{at}: sh: {e}"));
+                let mut actual = String::from_utf8_lossy(&output.stdout).into_owned();
+                actual.push_str(&String::from_utf8_lossy(&output.stderr));
+                actual
             };
-            let output = Command::new(&argv[0])
-                .args(&argv[1..])
-                .current_dir(&cwd)
-                .env("PATH", &path)
-                .stdin(Stdio::null())
-                .output()
-                .unwrap_or_else(|e| panic!("{at}: sh: {e}"));
-            let mut actual = String::from_utf8_lossy(&output.stdout).into_owned();
-            actual.push_str(&String::from_utf8_lossy(&output.stderr));
+            let actual = match (signal, current.serve.as_mut()) {
+                // What the server logs after the signal.
+                (Some((from, stopping)), Some(serve)) => {
+                    let logged = wait_for(&example.shown, Duration::from_secs(5), || {
+                        actual.clone() + &serve.stderr.text()[from..]
+                    });
+                    if stopping {
+                        let start = Instant::now();
+                        while serve.child.try_wait().ok().flatten().is_none() {
+                            assert!(
+                                start.elapsed() < Duration::from_secs(40),
+                                "{at}: the server did not exit"
+                            );
+                            std::thread::sleep(Duration::from_millis(20));
+                        }
+                    }
+                    logged
+                }
+                _ => actual,
+            };
             ran += 1;
             let (shown, actual) = (normalize(&example.shown), normalize(&actual));
             let same = if any_order {
@@ -345,6 +497,30 @@ fn every_marked_console_example_prints_what_it_shows() {
         problems.len(),
         problems.join("\n\n")
     );
+}
+
+#[test]
+fn every_console_block_runs_or_says_why_not() {
+    let unmarked: Vec<String> = blocks()
+        .into_iter()
+        .filter(|b| b.lang == "console" && b.run.is_none() && b.not_run.is_none())
+        .map(|b| format!("{}:{}", b.file.display(), b.line))
+        .collect();
+    assert!(
+        unmarked.is_empty(),
+        "console blocks neither `<!-- run … -->` nor `<!-- not run: REASON -->`:\n{}",
+        unmarked.join("\n")
+    );
+    for b in blocks() {
+        if let Some(reason) = &b.not_run {
+            assert!(
+                !reason.is_empty(),
+                "{}:{}: `not run` needs a reason",
+                b.file.display(),
+                b.line
+            );
+        }
+    }
 }
 
 fn indent(text: &str) -> String {
