@@ -10,6 +10,7 @@
 
 mod authoring;
 mod docs;
+mod flows;
 mod hooks;
 mod util;
 

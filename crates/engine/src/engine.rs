@@ -108,6 +108,49 @@ pub struct Engine {
     /// Per check (policy order): a rate limit's counters.
     pub(crate) limiters: Vec<Option<Arc<Limiter>>>,
     pub(crate) clock: Arc<dyn Clock>,
+    /// What flow checks need recorded; `None` when the policy has none.
+    pub(crate) flows: Option<Arc<Flows>>,
+    /// The sessions flow checks judge by.
+    pub(crate) sessions: Arc<crate::Sessions>,
+}
+
+/// What the policy's flow checks need recorded of each request.
+#[derive(Debug)]
+pub(crate) struct Flows {
+    /// Tools whose outputs count as the user's own.
+    pub(crate) trusted: globset::GlobSet,
+    /// Per check (policy order): whether its findings are sensitive content.
+    pub(crate) sensitive: Vec<bool>,
+}
+
+impl Flows {
+    fn of(policy: &Policy) -> Option<Self> {
+        let mut trusted = Vec::new();
+        let mut sensitive = vec![false; policy.checks.len()];
+        let mut any = false;
+        for check in &policy.checks {
+            if let CheckKind::Flow {
+                trusted_tools,
+                sensitive: ids,
+                ..
+            } = &check.kind
+            {
+                any = true;
+                trusted.extend(trusted_tools.iter().cloned());
+                for (i, c) in policy.checks.iter().enumerate() {
+                    if ids.contains(&c.id)
+                        && let Some(s) = sensitive.get_mut(i)
+                    {
+                        *s = true;
+                    }
+                }
+            }
+        }
+        any.then(|| Self {
+            trusted: crate::policy::kinds::flow::trusted_set(&trusted),
+            sensitive,
+        })
+    }
 }
 
 impl Engine {
@@ -166,12 +209,15 @@ impl Engine {
                 _ => None,
             })
             .collect();
+        let flows = Flows::of(&policy).map(Arc::new);
         Self {
             policy,
             stages: Stage::ALL.iter().map(|_| OnceLock::new()).collect(),
             ids,
             limiters,
             clock: Arc::new(SystemClock),
+            flows,
+            sessions: Arc::new(crate::Sessions::default()),
         }
     }
 
@@ -218,6 +264,28 @@ impl Engine {
     pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.clock = clock;
         self
+    }
+
+    /// Keeps session state for `flow` checks in `sessions` instead of the
+    /// engine's own: give the engine that replaces a reloaded one the same
+    /// sessions, so that sessions survive the reload. One `Sessions` per
+    /// tenant.
+    ///
+    /// ```
+    /// use palisade_engine::Engine;
+    /// let old = Engine::default_policy()?;
+    /// let new = Engine::default_policy()?.with_sessions(old.sessions().clone());
+    /// assert!(std::sync::Arc::ptr_eq(old.sessions(), new.sessions()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_sessions(mut self, sessions: Arc<crate::Sessions>) -> Self {
+        self.sessions = sessions;
+        self
+    }
+
+    /// The session state `flow` checks judge by.
+    pub fn sessions(&self) -> &Arc<crate::Sessions> {
+        &self.sessions
     }
 
     /// The policy this engine evaluates.

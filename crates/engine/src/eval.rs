@@ -5,7 +5,7 @@ mod notes;
 mod redact;
 pub mod stream;
 mod strings;
-mod view;
+pub(crate) mod view;
 
 use std::time::{Instant, SystemTime};
 
@@ -42,6 +42,8 @@ pub(crate) struct Field {
     pub(crate) kind: FieldKind,
     /// What the check found there, when it says more than the check's message.
     pub(crate) detail: Option<String>,
+    /// A flow check's source step.
+    pub(crate) source: Option<palisade_protocol::Source>,
 }
 
 impl Field {
@@ -51,6 +53,7 @@ impl Field {
             raw: pointer.to_owned(),
             kind,
             detail: None,
+            source: None,
         }
     }
 }
@@ -179,6 +182,7 @@ fn async_finding(
         message: Some(message),
         suggestion: check.suggestion.clone(),
         location: None,
+        source: None,
     };
     match outcome {
         AsyncOutcome::Pass => None,
@@ -335,6 +339,12 @@ pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluatio
 
     let mut rec = Recorder::new(&active, &need_all);
     let mut fields: Vec<Field> = Vec::new();
+    // Flow checks: the session so far, and what this request brings to it.
+    let flows = engine
+        .flows
+        .as_deref()
+        .filter(|_| request.session_id.is_some());
+    let mut sensitive: Vec<String> = Vec::new();
     if let Some(matcher) = &data.matcher {
         for_each_string(request, stage, |ptr, kind, text, name| {
             rec.field = fields.len() as u32;
@@ -374,6 +384,15 @@ pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluatio
                     }
                 }
             }
+            if let Some(flows) = flows {
+                for h in &rec.hits[before..] {
+                    if flows.sensitive.get(h.check as usize) == Some(&true)
+                        && let Some(found) = text.get(h.start..h.end)
+                    {
+                        sensitive.push(crate::session::compact(found));
+                    }
+                }
+            }
             if rec.hits.len() > before {
                 fields.push(Field::new(ptr, kind));
             }
@@ -399,6 +418,10 @@ pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluatio
         }
     }
 
+    let now = engine.clock.now_millis();
+    let mut open = flows
+        .and(request.session_id.as_deref())
+        .map(|id| engine.sessions.open(id, now));
     structural(
         engine,
         data,
@@ -407,9 +430,30 @@ pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluatio
         &active,
         &mut rec.hits,
         &mut fields,
+        open.as_ref().and_then(|o| o.session()),
     );
     hide_matched_keys(engine, request, &rec.hits, &mut fields);
     let mut decision = build(engine, request, stage, &rec.hits, &fields, &[]);
+    if let (Some(open), Some(flows)) = (open.as_mut(), flows) {
+        let sensitive_any = rec
+            .hits
+            .iter()
+            .any(|h| flows.sensitive.get(h.check as usize) == Some(&true));
+        let step = session_step(
+            request,
+            stage,
+            &decision.request_id,
+            flows,
+            sensitive,
+            sensitive_any,
+        );
+        if step.is_empty() {
+            open.touch();
+        } else {
+            open.record(step);
+        }
+    }
+    drop(open);
     add_notes(request, stage, evaluated, &mut decision);
     decision.evaluated = Some(evaluated);
     decision.evaluated_at = Some(crate::clock::rfc3339(SystemTime::now()));
@@ -601,6 +645,10 @@ pub(crate) const NO_SERVICE: &str =
     clippy::indexing_slicing,
     reason = "check, hit and field indices come from this evaluation's own tables, which hold one entry per check, hit or field"
 )]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the parts of one evaluation, passed apart so that each is borrowed as it needs"
+)]
 fn structural(
     engine: &Engine,
     data: &StageData,
@@ -609,8 +657,10 @@ fn structural(
     active: &[bool],
     hits: &mut Vec<Hit>,
     fields: &mut Vec<Field>,
+    session: Option<&crate::session::Session>,
 ) {
     let mut cx = Context::new(request, stage, engine.clock.now_millis());
+    cx.session = session;
     for &c in &data.checks {
         if !active[c as usize] {
             continue;
@@ -628,6 +678,7 @@ fn structural(
             Field::new(&found.pointer, FieldKind::Argument)
         };
         field.detail = found.detail;
+        field.source = found.source;
         hits.push(Hit {
             check: c,
             field: fields.len() as u32,
@@ -637,6 +688,56 @@ fn structural(
         });
         fields.push(field);
     }
+}
+
+/// What a request brings to its session: its text and values, compact,
+/// and whether they are the user's own (a request at `input`, a trusted
+/// tool's output).
+fn session_step(
+    request: &CheckRequest,
+    stage: Stage,
+    request_id: &str,
+    flows: &crate::engine::Flows,
+    sensitive: Vec<String>,
+    sensitive_any: bool,
+) -> crate::session::Step {
+    use crate::session::{Step, add_json, add_string};
+    let tool = request.tool.as_ref();
+    let trusted = stage == Stage::Input
+        || (stage == Stage::ToolOutput && tool.is_some_and(|t| flows.trusted.is_match(&t.name)));
+    let mut step = Step {
+        request_id: request_id.to_owned(),
+        stage,
+        tool: tool.map(|t| t.name.clone()),
+        trusted,
+        text: String::new(),
+        data: String::new(),
+        sensitive,
+        sensitive_any,
+    };
+    match stage {
+        Stage::Input => {
+            if let Some(content) = &request.content {
+                // All of the user's words count, however short.
+                crate::eval::view::push_compact(content, &mut step.text);
+            }
+        }
+        Stage::ToolOutput => {
+            if let Some(t) = tool {
+                if let Some(output) = &t.output {
+                    add_json(&mut step, output, 0);
+                }
+                if let Some(error) = &t.error {
+                    add_string(&mut step, error);
+                }
+            }
+            if let Some(content) = &request.content {
+                add_string(&mut step, content);
+            }
+        }
+        _ => {}
+    }
+    step
 }
 
 /// A hit in an object key would show in every pointer through that key: the
@@ -775,6 +876,7 @@ pub(crate) fn build(
             message: Some(message),
             suggestion: check.suggestion.clone(),
             location,
+            source: field.source.clone(),
         };
         if action.is_violation() {
             decision.violations.push(finding);

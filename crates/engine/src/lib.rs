@@ -27,6 +27,7 @@ mod ratelimit;
 mod request;
 mod scan;
 mod schema;
+mod session;
 #[allow(
     dead_code,
     reason = "parts of the shell parser are only used by its tests"
@@ -48,3 +49,4 @@ pub use policy::read::json_type;
 pub use policy::{Check, CheckKind, CheckType, OnError, OnFail, Policy};
 pub use ratelimit::{Clock, SystemClock};
 pub use request::{parse_json, parse_request};
+pub use session::{SessionLimits, Sessions};

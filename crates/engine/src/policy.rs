@@ -165,6 +165,30 @@ pub enum CheckKind {
         /// The JSON Schema for the arguments.
         schema: serde_json::Value,
     },
+    /// A session flow rule: a sink (a tool call or action that acts
+    /// outside) carries a value that only untrusted content supplied
+    /// (`provenance`), or comes after sensitive content (`taint`).
+    Flow {
+        /// `provenance` or `taint`.
+        rule: String,
+        /// Globs of the sink tools (empty: the built-in list).
+        tools: Vec<String>,
+        /// Resource kinds of the actions that are sinks (`network`, …).
+        actions: Vec<String>,
+        /// Globs of the argument names whose whole value is compared
+        /// (empty: the built-in list).
+        arguments: Vec<String>,
+        /// Globs of the tools whose outputs count as the user's own.
+        trusted_tools: Vec<String>,
+        /// Where an untrusted value counts: `text` (free text) or `any`.
+        from: String,
+        /// The shortest value compared, in characters of its compact form.
+        min_length: u64,
+        /// `taint`: the ids of the checks whose findings are sensitive.
+        sensitive: Vec<String>,
+        /// `taint`: only when the sink carries the sensitive content.
+        carry: bool,
+    },
 }
 
 /// A check type: what a policy's `type` names, with what the type takes
@@ -202,6 +226,8 @@ pub enum CheckType {
     Mcp,
     /// `moderation`.
     Moderation,
+    /// `flow`.
+    Flow,
 }
 
 impl CheckType {
@@ -221,6 +247,7 @@ impl CheckType {
         CheckType::LlmJudge,
         CheckType::Mcp,
         CheckType::Moderation,
+        CheckType::Flow,
     ];
 
     /// The type's name in a policy, such as `regex`.
@@ -240,6 +267,7 @@ impl CheckType {
             CheckType::LlmJudge => "llm_judge",
             CheckType::Mcp => "mcp",
             CheckType::Moderation => "moderation",
+            CheckType::Flow => "flow",
         }
     }
 
@@ -265,6 +293,17 @@ impl CheckType {
             CheckType::LlmJudge => &["prompt"],
             CheckType::Mcp => &["server", "tool"],
             CheckType::Moderation => &["categories", "threshold"],
+            CheckType::Flow => &[
+                "rule",
+                "tools",
+                "actions",
+                "arguments",
+                "trusted_tools",
+                "from",
+                "min_length",
+                "sensitive",
+                "carry",
+            ],
         }
     }
 
@@ -282,6 +321,7 @@ impl CheckType {
                 Stage::Action,
             ],
             CheckType::Moderation => &[Stage::Input, Stage::Output],
+            CheckType::Flow => &[Stage::Action, Stage::ToolUse],
             _ => Stage::ALL,
         }
     }
@@ -386,6 +426,7 @@ impl CheckKind {
             CheckKind::LlmJudge { .. } => CheckType::LlmJudge,
             CheckKind::Mcp { .. } => CheckType::Mcp,
             CheckKind::Moderation { .. } => CheckType::Moderation,
+            CheckKind::Flow { .. } => CheckType::Flow,
         }
     }
 

@@ -20,6 +20,8 @@ mod limits;
 mod policy_schema;
 #[path = "engine/properties.rs"]
 mod properties;
+#[path = "engine/sessions.rs"]
+mod sessions;
 mod util;
 
 use palisade_engine::{OnFail, default_replacement, parse_request};

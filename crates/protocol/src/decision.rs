@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{DecisionKind, FindingAction, Mode, PROTOCOL_VERSION, Severity};
+use crate::{DecisionKind, FindingAction, Mode, PROTOCOL_VERSION, Severity, Stage};
 
 /// The answer to a [`CheckRequest`](crate::CheckRequest).
 ///
@@ -95,6 +95,25 @@ pub struct Finding {
     /// Where in the request the finding was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
+    /// For a session flow check: the earlier step of the session that the
+    /// flagged value came from (never the value itself).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+}
+
+/// An earlier step of the same session: the request that brought a value
+/// into the session.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Source {
+    /// That request's id.
+    pub request_id: String,
+    /// Its stage.
+    pub stage: Stage,
+    /// Its tool's name, when it had a tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
 }
 
 /// A place in the request: a JSON pointer and, for text, a byte span.
@@ -291,6 +310,7 @@ impl Finding {
             message: None,
             suggestion: None,
             location: None,
+            source: None,
         }
     }
 

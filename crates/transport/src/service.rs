@@ -617,6 +617,9 @@ impl Service {
                     .current
                     .write()
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
+                // Sessions outlive a reload: the new policy judges by what
+                // the sessions of the tenant have seen so far.
+                let engine = engine.with_sessions(slot.guard.engine().sessions().clone());
                 let next = slot.guard.with_engine(Arc::new(engine));
                 *slot = Current {
                     guard: Arc::new(next),

@@ -159,8 +159,10 @@ fn every_policy_config_and_request_shown_is_valid() {
             }
         } else if (obj.contains_key("protocolVersion") && obj.contains_key("decision"))
             || obj.contains_key("receiptId")
+            || obj.contains_key("checkId")
         {
-            // A decision or an audit record: what the service writes, not input.
+            // A decision, a finding or an audit record: what the service
+            // writes, not input.
         } else if ["stage", "tool", "content", "action"]
             .iter()
             .any(|k| obj.contains_key(*k))

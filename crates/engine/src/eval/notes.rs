@@ -129,6 +129,7 @@ pub(crate) fn unknown_fields(request: &CheckRequest) -> Vec<Finding> {
                     start: None,
                     end: None,
                 }),
+                source: None,
             }
         })
         .collect()

@@ -249,6 +249,31 @@ fn changes_in_plane(c: char) -> Option<bool> {
     Some(block[(low / 64) as usize] & (1 << (low % 64)) != 0)
 }
 
+/// Appends the compact form of `text` (for comparing values): each
+/// character as the view has it, in lower case, without whitespace and
+/// without the characters that render as nothing.
+pub(crate) fn push_compact(text: &str, out: &mut String) {
+    let mut buf = String::new();
+    for c in text.chars() {
+        if c.is_ascii() {
+            if !c.is_ascii_whitespace() {
+                out.push(c.to_ascii_lowercase());
+            }
+            continue;
+        }
+        if c.is_whitespace() || is_ignorable(c) {
+            continue;
+        }
+        buf.clear();
+        push_folded(c, &mut buf);
+        for f in buf.chars() {
+            if !f.is_whitespace() {
+                out.extend(f.to_lowercase());
+            }
+        }
+    }
+}
+
 /// Appends a character's compatibility decomposition without combining
 /// marks, with each non-ASCII character that has an ASCII letter or digit
 /// as its confusable skeleton replaced by that.

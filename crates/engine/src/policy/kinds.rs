@@ -13,6 +13,7 @@ mod blocklist;
 mod command;
 mod condition;
 mod files;
+pub(crate) mod flow;
 mod llm_judge;
 mod mcp;
 mod moderation;
@@ -142,6 +143,9 @@ pub(crate) struct Context<'a> {
     bindings: Option<Bindings>,
     /// The counters of the rate limit being evaluated.
     pub(crate) limiter: Option<&'a Limiter>,
+    /// The request's session so far, for flow checks (absent without a
+    /// `sessionId`, or before its first step).
+    pub(crate) session: Option<&'a crate::session::Session>,
     /// The engine clock's time.
     pub(crate) now_millis: u64,
 }
@@ -153,6 +157,7 @@ impl<'a> Context<'a> {
             stage,
             bindings: None,
             limiter: None,
+            session: None,
             now_millis,
         }
     }
@@ -171,6 +176,8 @@ pub(crate) struct Found {
     pub(crate) pointer: String,
     /// What was found there, when the pointer alone does not say.
     pub(crate) detail: Option<String>,
+    /// The earlier step of the session the finding's value came from.
+    pub(crate) source: Option<palisade_protocol::Source>,
 }
 
 impl Found {
@@ -179,6 +186,7 @@ impl Found {
         Self {
             pointer: String::new(),
             detail: None,
+            source: None,
         }
     }
 }
@@ -206,6 +214,7 @@ pub(crate) fn read(
         CheckType::LlmJudge => llm_judge::read(r, obj, ptr),
         CheckType::Mcp => mcp::read(r, obj, ptr),
         CheckType::Moderation => moderation::read(r, obj, ptr),
+        CheckType::Flow => flow::read(r, obj, ptr),
     }
 }
 
@@ -226,6 +235,7 @@ pub(crate) fn field_schema(ty: CheckType, field: &str) -> (Value, bool) {
         CheckType::LlmJudge => llm_judge::field(field),
         CheckType::Mcp => mcp::field(field),
         CheckType::Moderation => moderation::field(field),
+        CheckType::Flow => flow::field(field),
     }
 }
 
@@ -246,6 +256,7 @@ pub(crate) fn default_message(ty: CheckType) -> &'static str {
         CheckType::LlmJudge => llm_judge::MESSAGE,
         CheckType::Mcp => mcp::MESSAGE,
         CheckType::Moderation => moderation::MESSAGE,
+        CheckType::Flow => flow::MESSAGE,
     }
 }
 

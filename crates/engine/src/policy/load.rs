@@ -8,7 +8,7 @@ use palisade_protocol::{Mode, Severity, Stage};
 use serde_json::{Map, Value};
 
 use super::kinds::Compiled;
-use super::{Check, CheckType, OnError, OnFail, Policy};
+use super::{Check, CheckKind, CheckType, OnError, OnFail, Policy};
 use crate::error::PolicyErrors;
 use crate::limits::*;
 
@@ -194,6 +194,29 @@ impl Reader {
             if let Some((check, compiled)) = check {
                 policy.checks.push(check);
                 policy.compiled.push(compiled);
+            }
+        }
+        // A flow check's `sensitive` names checks of the same policy.
+        for (i, check) in policy.checks.iter().enumerate() {
+            let CheckKind::Flow { sensitive, .. } = &check.kind else {
+                continue;
+            };
+            for (j, id) in sensitive.iter().enumerate() {
+                if ids.contains_key(id) {
+                    continue;
+                }
+                let known: Vec<&str> = ids.keys().map(String::as_str).collect();
+                let near = palisade_protocol::suggest::closest(id, known.iter().copied())
+                    .map(|n| format!("; did you mean `{n}`?"))
+                    .unwrap_or_default();
+                let at = ids
+                    .iter()
+                    .find(|(k, _)| **k == check.id)
+                    .map_or(i, |(_, &p)| p);
+                self.err(
+                    format!("/checks/{at}/sensitive/{j}"),
+                    format!("no check has the id `{id}`{near}"),
+                );
             }
         }
         if self.total_entries > MAX_ENTRIES_TOTAL {

@@ -2,8 +2,8 @@
 
 use palisade_protocol::{
     Action, Agent, Caller, CheckRequest, Decision, DecisionKind, Finding, FindingAction, Location,
-    Mode, Modified, Object, Options, Provider, Resource, ResourceKind, Severity, Stage, Stakes,
-    Target, Tool,
+    Mode, Modified, Object, Options, Provider, Resource, ResourceKind, Severity, Source, Stage,
+    Stakes, Target, Tool,
 };
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -173,6 +173,12 @@ fn request() -> impl Strategy<Value = CheckRequest> {
 fn finding() -> impl Strategy<Value = Finding> {
     let location = (text(), opt(any::<usize>()), opt(any::<usize>()))
         .prop_map(|(field, start, end)| Location { field, start, end });
+    let source =
+        (text(), select(Stage::ALL), opt(text())).prop_map(|(request_id, stage, tool)| Source {
+            request_id,
+            stage,
+            tool,
+        });
     (
         (
             text(),
@@ -181,12 +187,12 @@ fn finding() -> impl Strategy<Value = Finding> {
             select(Severity::ALL),
             select(FindingAction::ALL),
         ),
-        (text(), opt(text()), opt(text()), opt(location)),
+        (text(), opt(text()), opt(text()), opt(location), opt(source)),
     )
         .prop_map(
             |(
                 (check_id, name, check_type, severity, action),
-                (reason_code, message, suggestion, location),
+                (reason_code, message, suggestion, location, source),
             )| {
                 Finding {
                     check_id,
@@ -198,6 +204,7 @@ fn finding() -> impl Strategy<Value = Finding> {
                     message,
                     suggestion,
                     location,
+                    source,
                 }
             },
         )

@@ -59,7 +59,11 @@ struct CommandCheck {
 impl Whole for CommandCheck {
     fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
         let (pointer, detail) = self.first_line(cx.request, cx.stage)?;
-        Some(Found { pointer, detail })
+        Some(Found {
+            pointer,
+            detail,
+            source: None,
+        })
     }
 }
 

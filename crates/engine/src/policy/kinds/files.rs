@@ -108,7 +108,11 @@ pub(super) fn field(field: &str) -> Option<(Value, bool)> {
 impl Whole for FileCheck {
     fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
         let (pointer, detail) = self.first_target(cx.request, cx.stage)?;
-        Some(Found { pointer, detail })
+        Some(Found {
+            pointer,
+            detail,
+            source: None,
+        })
     }
 }
 

@@ -34,6 +34,7 @@ impl Whole for Schema {
         Some(Found {
             pointer: format!("/tool/arguments{at}"),
             detail: Some(why),
+            source: None,
         })
     }
 }

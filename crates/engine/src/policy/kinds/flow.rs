@@ -1,0 +1,615 @@
+//! `flow`: a session rule. A sink — a tool call or an action that acts
+//! outside (sends, shares, pays, invites, fetches) — is judged by what came
+//! earlier in the same session:
+//!
+//! - `provenance`: an argument carries a value that untrusted content (a
+//!   tool's output) brought in and the user's own requests never named:
+//!   the mark of instructions injected into what the agent read;
+//! - `taint`: sensitive content (what the `sensitive` checks found) entered
+//!   the session before, and the sink carries it (`carry: false`: any sink
+//!   after it).
+
+use std::sync::{Arc, LazyLock};
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use palisade_protocol::{Source, Stage};
+use regex_automata::meta::Regex;
+use serde_json::{Map, Value, json};
+
+use super::{Context, Form, Found, Whole, described_entries, unknown};
+use crate::policy::CheckKind;
+use crate::policy::read::{Reader, child, quoted, unknown_value};
+use crate::session::{Session, Step, compact};
+
+pub(super) const MESSAGE: &str =
+    "this call acts on what untrusted or sensitive content brought into the session";
+
+/// The rules a flow check can apply.
+const RULES: &[&str] = &["provenance", "taint"];
+/// Where an untrusted value counts.
+const FROM: &[&str] = &["text", "any"];
+/// Resource kinds an action sink may have.
+const ACTION_KINDS: &[&str] = &["file", "process", "network", "custom"];
+
+/// The sink tools when a check names none: tools that send, share, pay,
+/// invite, publish or fetch.
+pub(crate) const SINK_TOOLS: &[&str] = &[
+    "send_*",
+    "*_send",
+    "forward_*",
+    "reply_*",
+    "share_*",
+    "invite_*",
+    "add_*participant*",
+    "add_*member*",
+    "add_user*",
+    "post_*",
+    "publish_*",
+    "*_money",
+    "pay_*",
+    "*payment*",
+    "*transfer*",
+    "*transaction*",
+    "update_password",
+    "change_password",
+    "reset_password",
+    "get_webpage",
+    "fetch*",
+    "web_fetch",
+    "webfetch",
+    "http_*",
+    "open_url",
+    "browse*",
+    "navigate*",
+    "*webhook*",
+    "create_calendar_event",
+];
+
+/// The argument names whose whole value is compared when a check names
+/// none: who receives, where to, which account, which secret.
+pub(crate) const KEY_ARGUMENTS: &[&str] = &[
+    "to",
+    "recipient*",
+    "cc",
+    "bcc",
+    "email*",
+    "*_email*",
+    "*address*",
+    "participant*",
+    "attendee*",
+    "invitee*",
+    "member*",
+    "url",
+    "*_url",
+    "uri",
+    "link",
+    "href",
+    "endpoint",
+    "host*",
+    "domain*",
+    "iban",
+    "account*",
+    "*_account",
+    "bic",
+    "swift",
+    "routing*",
+    "password",
+    "new_password",
+    "*_password",
+    "passphrase",
+    "phone*",
+    "number",
+];
+
+/// A compiled `flow` check.
+#[derive(Debug)]
+struct Flow {
+    taint: bool,
+    sinks: GlobSet,
+    actions: Vec<palisade_protocol::ResourceKind>,
+    arguments: GlobSet,
+    /// Untrusted values count in data too (`from: any`).
+    data: bool,
+    min_length: usize,
+    carry: bool,
+}
+
+impl Whole for Flow {
+    fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
+        let session = cx.session?;
+        let values = self.sink_values(cx)?;
+        if self.taint {
+            return self.taint_hit(session, &values);
+        }
+        for v in &values {
+            let mut candidates: Vec<String> = Vec::new();
+            if v.key {
+                candidates.push(compact(&v.text));
+            }
+            entities(&v.text, &mut candidates);
+            for c in candidates {
+                if c.chars().count() < self.min_length || session.named_by_user(&c) {
+                    continue;
+                }
+                if let Some(step) = session.untrusted_source(&c, self.data) {
+                    return Some(found(
+                        &v.pointer,
+                        format!(
+                            "`{}` holds a value that {} brought into the session and no request of the user named",
+                            last_name(&v.pointer),
+                            describe(step)
+                        ),
+                        step,
+                    ));
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Flow {
+    /// The strings a sink call or action carries, each with its pointer
+    /// and whether it is a key argument; `None` when the request is not a
+    /// sink.
+    fn sink_values(&self, cx: &Context<'_>) -> Option<Vec<Value_>> {
+        let request = cx.request;
+        let mut out = Vec::new();
+        match cx.stage {
+            Stage::ToolUse => {
+                let tool = request.tool.as_ref()?;
+                if !self.sinks.is_match(&tool.name) {
+                    return None;
+                }
+                if let Some(args) = &tool.arguments {
+                    self.collect(args, "/tool/arguments", false, &mut out, 0);
+                }
+            }
+            Stage::Action => {
+                let action = request.action.as_ref()?;
+                let kind = action.resource.as_ref().map(|r| r.kind)?;
+                if !self.actions.contains(&kind) {
+                    return None;
+                }
+                if let Some(uri) = action.resource.as_ref().and_then(|r| r.uri.as_ref()) {
+                    out.push(Value_ {
+                        pointer: "/action/resource/uri".into(),
+                        text: uri.clone(),
+                        key: true,
+                    });
+                }
+                for (i, t) in action.targets.iter().flatten().enumerate() {
+                    out.push(Value_ {
+                        pointer: format!("/action/targets/{i}/uri"),
+                        text: t.uri.clone(),
+                        key: true,
+                    });
+                }
+            }
+            _ => return None,
+        }
+        Some(out)
+    }
+
+    fn collect(&self, v: &Value, pointer: &str, key: bool, out: &mut Vec<Value_>, depth: usize) {
+        if depth > 32 {
+            return;
+        }
+        match v {
+            Value::String(s) => out.push(Value_ {
+                pointer: pointer.to_owned(),
+                text: s.clone(),
+                key,
+            }),
+            Value::Number(n) => out.push(Value_ {
+                pointer: pointer.to_owned(),
+                text: n.to_string(),
+                key,
+            }),
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    self.collect(item, &format!("{pointer}/{i}"), key, out, depth + 1);
+                }
+            }
+            Value::Object(members) => {
+                for (name, item) in members {
+                    let is_key = key || self.arguments.is_match(name.to_ascii_lowercase());
+                    let escaped = name.replace('~', "~0").replace('/', "~1");
+                    self.collect(
+                        item,
+                        &format!("{pointer}/{escaped}"),
+                        is_key,
+                        out,
+                        depth + 1,
+                    );
+                }
+            }
+            Value::Bool(_) | Value::Null => {}
+        }
+    }
+
+    fn taint_hit(&self, session: &Session, values: &[Value_]) -> Option<Found> {
+        if !self.carry {
+            let step = session.sensitive_step()?;
+            return Some(found(
+                "",
+                format!("{} held sensitive content", describe(step)),
+                step,
+            ));
+        }
+        for v in values {
+            let text = compact(&v.text);
+            for step in session.steps.iter().rev() {
+                let carried = step.sensitive.iter().any(|s| {
+                    s.chars().count() >= self.min_length
+                        && memchr::memmem::find(text.as_bytes(), s.as_bytes()).is_some()
+                });
+                if carried {
+                    return Some(found(
+                        &v.pointer,
+                        format!(
+                            "`{}` carries sensitive content that {} brought into the session",
+                            last_name(&v.pointer),
+                            describe(step)
+                        ),
+                        step,
+                    ));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A string of a sink's arguments.
+struct Value_ {
+    pointer: String,
+    text: String,
+    /// A key argument: its whole value is compared, not only the
+    /// addresses, links and account numbers in it.
+    key: bool,
+}
+
+fn found(pointer: &str, detail: String, step: &Step) -> Found {
+    Found {
+        pointer: pointer.to_owned(),
+        detail: Some(detail),
+        source: Some(Source {
+            request_id: step.request_id.clone(),
+            stage: step.stage,
+            tool: step.tool.clone(),
+        }),
+    }
+}
+
+/// `the output of `read_file` (request r-7)`.
+fn describe(step: &Step) -> String {
+    match (&step.tool, step.stage) {
+        (Some(tool), Stage::ToolOutput) => {
+            format!("the output of `{tool}` (request {})", step.request_id)
+        }
+        (Some(tool), stage) => format!("the {stage} of `{tool}` (request {})", step.request_id),
+        (None, stage) => format!("the {stage} request {}", step.request_id),
+    }
+}
+
+/// The last member name of a pointer, unescaped; `arguments` for none.
+fn last_name(pointer: &str) -> String {
+    pointer
+        .rsplit('/')
+        .find(|p| !p.is_empty() && !p.bytes().all(|b| b.is_ascii_digit()))
+        .map_or_else(
+            || "arguments".to_owned(),
+            |p| p.replace("~1", "/").replace("~0", "~"),
+        )
+}
+
+/// E-mail addresses, links (whole, without their query, their host with
+/// and without its port) and account numbers in a string, each compact.
+fn entities(text: &str, out: &mut Vec<String>) {
+    static EMAIL: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+").ok()
+    });
+    static LINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)(?:[a-z][a-z0-9+.\-]*://)?(?:(?:[a-z0-9\-]+\.)+[a-z]{2,}|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?::[0-9]{1,5})?(?:/[^\s<>]*)?",
+        )
+        .ok()
+    });
+    static IBAN: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?-u)\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b").ok()
+    });
+    let bytes = text.as_bytes();
+    let mut emails: Vec<(usize, usize)> = Vec::new();
+    if let Some(re) = EMAIL.as_ref() {
+        for m in re.find_iter(text) {
+            emails.push((m.start(), m.end()));
+            out.push(compact(&text[m.range()]));
+        }
+    }
+    if let Some(re) = LINK.as_ref() {
+        for m in re.find_iter(text) {
+            // Not a piece of an address or of a longer word.
+            let inside = emails.iter().any(|&(s, e)| m.start() < e && s < m.end());
+            let before = m.start().checked_sub(1).and_then(|i| bytes.get(i));
+            let glued =
+                before.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'@' || b == b'.');
+            if inside || glued {
+                continue;
+            }
+            let link = text[m.range()].trim_end_matches(['.', ',', ';', ':', ')', '"', '\'']);
+            out.push(compact(link));
+            let bare = link.split(['?', '#']).next().unwrap_or(link);
+            out.push(compact(bare));
+            let host = bare.split_once("://").map_or(bare, |(_, rest)| rest);
+            let host = host.split('/').next().unwrap_or(host);
+            out.push(compact(host));
+            if let Some((name, _port)) = host.rsplit_once(':') {
+                out.push(compact(name));
+            }
+        }
+    }
+    if let Some(re) = IBAN.as_ref() {
+        for m in re.find_iter(text) {
+            out.push(compact(&text[m.range()]));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+}
+
+fn glob_set(r: &mut Reader, ptr: &str, key: &str, globs: &[String]) -> Option<GlobSet> {
+    let mut set = GlobSetBuilder::new();
+    let mut ok = true;
+    for (i, g) in globs.iter().enumerate() {
+        match GlobBuilder::new(g).case_insensitive(true).build() {
+            Ok(glob) => {
+                set.add(glob);
+            }
+            Err(e) => {
+                ok = false;
+                r.err(
+                    crate::policy::read::index(&child(ptr, key), i),
+                    format!("invalid glob: {}", e.kind()),
+                );
+            }
+        }
+    }
+    if !ok {
+        return None;
+    }
+    set.build()
+        .map_err(|e| r.err(child(ptr, key), e.to_string()))
+        .ok()
+}
+
+fn word(
+    r: &mut Reader,
+    obj: &Map<String, Value>,
+    ptr: &str,
+    key: &str,
+    allowed: &[&str],
+) -> Option<String> {
+    let v = obj.get(key)?;
+    match v.as_str() {
+        Some(s) if allowed.contains(&s) => Some(s.to_owned()),
+        _ => {
+            r.err(child(ptr, key), unknown_value(key, v, allowed));
+            None
+        }
+    }
+}
+
+pub(super) fn read(
+    r: &mut Reader,
+    obj: &Map<String, Value>,
+    ptr: &str,
+) -> Option<(CheckKind, Form)> {
+    let before = r.errors.len();
+    let rule = word(r, obj, ptr, "rule", RULES).unwrap_or_else(|| "provenance".into());
+    let from = word(r, obj, ptr, "from", FROM).unwrap_or_else(|| "text".into());
+    let tools = r.optional_entries(obj, ptr, "tools");
+    let arguments = r.optional_entries(obj, ptr, "arguments");
+    let trusted_tools = r.optional_entries(obj, ptr, "trusted_tools");
+    let sensitive = r.optional_entries(obj, ptr, "sensitive");
+    let actions = r.optional_entries(obj, ptr, "actions");
+    r.known_names(obj, ptr, "actions", &actions, ACTION_KINDS, "resource kind");
+    let carry = r.boolean(obj, ptr, "carry").unwrap_or(true);
+    let min_length = match obj.get("min_length") {
+        None => 6,
+        Some(v) => match v.as_u64() {
+            Some(n) if (1..=256).contains(&n) => n,
+            _ => {
+                r.err(
+                    child(ptr, "min_length"),
+                    format!(
+                        "`min_length` must be a whole number from 1 to 256, not {}",
+                        quoted(v)
+                    ),
+                );
+                6
+            }
+        },
+    };
+    if rule == "taint" && sensitive.is_empty() {
+        r.err(
+            ptr,
+            "missing field `sensitive` (the ids of the checks whose findings are sensitive content), which a `taint` rule needs",
+        );
+    }
+    if rule == "provenance" && obj.contains_key("sensitive") {
+        r.err(
+            child(ptr, "sensitive"),
+            "`sensitive` belongs to a `taint` rule; this rule is `provenance`",
+        );
+    }
+    if obj.contains_key("carry") && rule == "provenance" {
+        r.err(
+            child(ptr, "carry"),
+            "`carry` belongs to a `taint` rule; this rule is `provenance`",
+        );
+    }
+    let sink_globs: Vec<String> = if tools.is_empty() {
+        SINK_TOOLS.iter().map(|s| (*s).to_owned()).collect()
+    } else {
+        tools.clone()
+    };
+    let argument_globs: Vec<String> = if arguments.is_empty() {
+        KEY_ARGUMENTS.iter().map(|s| (*s).to_owned()).collect()
+    } else {
+        arguments.iter().map(|a| a.to_ascii_lowercase()).collect()
+    };
+    let sinks = glob_set(r, ptr, "tools", &sink_globs);
+    let argument_set = glob_set(r, ptr, "arguments", &argument_globs);
+    let trusted_set = glob_set(r, ptr, "trusted_tools", &trusted_tools);
+    if r.errors.len() > before {
+        return None;
+    }
+    let (sinks, argument_set, _) = (sinks?, argument_set?, trusted_set?);
+    let action_kinds = if actions.is_empty() {
+        vec![palisade_protocol::ResourceKind::Network]
+    } else {
+        actions
+            .iter()
+            .filter_map(|a| serde_json::from_value(json!(a)).ok())
+            .collect()
+    };
+    let compiled = Flow {
+        taint: rule == "taint",
+        sinks,
+        actions: action_kinds,
+        arguments: argument_set,
+        data: from == "any",
+        min_length: usize::try_from(min_length).unwrap_or(6),
+        carry,
+    };
+    let kind = CheckKind::Flow {
+        rule,
+        tools,
+        actions,
+        arguments,
+        trusted_tools,
+        from,
+        min_length,
+        sensitive,
+        carry,
+    };
+    Some((kind, Form::Whole(Arc::new(compiled))))
+}
+
+/// The globs of a policy's `trusted_tools`, compiled as the check reads
+/// them (case-insensitive); bad ones were refused when the policy was read.
+pub(crate) fn trusted_set(globs: &[String]) -> GlobSet {
+    let mut set = GlobSetBuilder::new();
+    for g in globs {
+        if let Ok(glob) = GlobBuilder::new(g).case_insensitive(true).build() {
+            set.add(glob);
+        }
+    }
+    set.build().unwrap_or_else(|_| GlobSet::empty())
+}
+
+pub(super) fn field(field: &str) -> (Value, bool) {
+    match field {
+        "rule" => (
+            json!({
+                "description": "`provenance` (default): a sink carries a value that only untrusted content supplied; `taint`: a sink after sensitive content.",
+                "enum": RULES,
+            }),
+            false,
+        ),
+        "tools" => (
+            described_entries(
+                "Globs of the sink tools, any case (default: tools that send, share, pay, invite, publish or fetch).",
+            ),
+            false,
+        ),
+        "actions" => (
+            json!({
+                "description": "Resource kinds of the actions that are sinks (default: `network`).",
+                "type": "array",
+                "minItems": 1,
+                "items": { "enum": ACTION_KINDS },
+            }),
+            false,
+        ),
+        "arguments" => (
+            described_entries(
+                "Globs of the argument names whose whole value is compared, any case (default: recipients, addresses, links, accounts, passwords, phone numbers). Every other argument is searched for e-mail addresses, links and account numbers.",
+            ),
+            false,
+        ),
+        "trusted_tools" => (
+            described_entries("Globs of the tools whose outputs count as the user's own requests."),
+            false,
+        ),
+        "from" => (
+            json!({
+                "description": "Where an untrusted value counts: `text` (default: strings of six words or more, where written instructions live) or `any` (also short values such as a sender field).",
+                "enum": FROM,
+            }),
+            false,
+        ),
+        "min_length" => (
+            json!({
+                "description": "The shortest value compared, in characters without whitespace (default 6).",
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 256,
+            }),
+            false,
+        ),
+        "sensitive" => (
+            described_entries(
+                "`taint`: the ids of the checks whose findings are sensitive content (a `secrets`, `pii` or `path` check).",
+            ),
+            false,
+        ),
+        "carry" => (
+            json!({
+                "description": "`taint`: only when the sink carries the sensitive content (default true); false: any sink after it.",
+                "type": "boolean",
+            }),
+            false,
+        ),
+        _ => unknown(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        entities(text, &mut out);
+        out
+    }
+
+    #[test]
+    fn entities_are_addresses_links_and_accounts() {
+        let e = found("mail Ann <Ann.Lee@Example.com> or see https://evil.example.net:8443/x?d=1.");
+        assert!(e.contains(&"ann.lee@example.com".to_owned()), "{e:?}");
+        assert!(
+            e.contains(&"https://evil.example.net:8443/x?d=1".to_owned()),
+            "{e:?}"
+        );
+        assert!(
+            e.contains(&"https://evil.example.net:8443/x".to_owned()),
+            "{e:?}"
+        );
+        assert!(e.contains(&"evil.example.net".to_owned()), "{e:?}");
+        // The address's domain is not a link of its own.
+        assert!(!e.contains(&"example.com".to_owned()), "{e:?}");
+        let e = found("pay DE89 3704 0044 0532 0130 00 now; or http://10.1.2.3:3000/c");
+        assert!(e.contains(&"de89370400440532013000".to_owned()), "{e:?}");
+        assert!(e.contains(&"10.1.2.3".to_owned()), "{e:?}");
+    }
+
+    #[test]
+    fn last_names_skip_indices() {
+        assert_eq!(last_name("/tool/arguments/recipients/0"), "recipients");
+        assert_eq!(last_name("/tool/arguments/a~1b"), "a/b");
+        assert_eq!(last_name(""), "arguments");
+    }
+}

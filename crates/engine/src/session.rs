@@ -1,0 +1,310 @@
+//! Session state for `flow` checks: what each session has brought in so
+//! far — the user's requests, tool outputs, what sensitive-content checks
+//! found — kept per `sessionId`, bounded in size and in time.
+//!
+//! An [`Engine`](crate::Engine) records a request into its [`Sessions`]
+//! when the request has a `sessionId` and the policy has a `flow` check.
+//! One `Sessions` belongs to one tenant (an engine evaluates one tenant's
+//! policy); a service hands the same `Sessions` to the engine that replaces
+//! a reloaded one ([`Engine::with_sessions`](crate::Engine::with_sessions)),
+//! so sessions survive a reload.
+
+use std::collections::{HashMap, VecDeque};
+use std::hash::BuildHasher;
+use std::sync::{Mutex, MutexGuard};
+
+use palisade_protocol::Stage;
+
+/// How much session state is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionLimits {
+    /// A session not seen for this long is forgotten (seconds).
+    pub ttl_secs: u64,
+    /// Most sessions kept; past it, the least recently seen are forgotten.
+    pub max_sessions: usize,
+    /// Most bytes of text one session keeps; past it, its oldest steps are
+    /// forgotten.
+    pub max_session_bytes: usize,
+}
+
+impl Default for SessionLimits {
+    /// One hour, 10,000 sessions, 256 KiB per session.
+    fn default() -> Self {
+        Self {
+            ttl_secs: 3600,
+            max_sessions: 10_000,
+            max_session_bytes: 256 * 1024,
+        }
+    }
+}
+
+/// Shards of the session table: requests of different sessions rarely wait
+/// for each other.
+const SHARDS: usize = 16;
+
+/// The sessions of one tenant.
+///
+/// ```
+/// use palisade_engine::{SessionLimits, Sessions};
+/// let sessions = Sessions::new(SessionLimits { ttl_secs: 60, ..SessionLimits::default() });
+/// assert_eq!(sessions.len(), 0);
+/// ```
+#[derive(Debug)]
+pub struct Sessions {
+    limits: SessionLimits,
+    shards: Vec<Mutex<HashMap<String, Session>>>,
+    hasher: std::collections::hash_map::RandomState,
+}
+
+impl Default for Sessions {
+    fn default() -> Self {
+        Self::new(SessionLimits::default())
+    }
+}
+
+impl Sessions {
+    /// Empty, with these limits.
+    pub fn new(limits: SessionLimits) -> Self {
+        Self {
+            limits,
+            shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
+            hasher: std::collections::hash_map::RandomState::new(),
+        }
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> SessionLimits {
+        self.limits
+    }
+
+    /// How many sessions are kept (expired ones included until they are
+    /// swept).
+    pub fn len(&self) -> usize {
+        self.shards.iter().map(|s| lock(s).len()).sum()
+    }
+
+    /// Whether no session is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Forgets every session.
+    pub fn clear(&self) {
+        for s in &self.shards {
+            lock(s).clear();
+        }
+    }
+
+    /// The shard that holds `id`, locked.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "the shard index is taken modulo the number of shards"
+    )]
+    pub(crate) fn open<'a>(&'a self, id: &'a str, now_ms: u64) -> Open<'a> {
+        let shard = (self.hasher.hash_one(id) as usize) % SHARDS;
+        let map = lock(&self.shards[shard]);
+        Open {
+            map,
+            id,
+            now_ms,
+            limits: self.limits,
+        }
+    }
+}
+
+fn lock(m: &Mutex<HashMap<String, Session>>) -> MutexGuard<'_, HashMap<String, Session>> {
+    // A panic while holding the lock leaves a table that is still whole.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// One session's shard, locked for one request: read the session, then
+/// record the request into it.
+pub(crate) struct Open<'a> {
+    map: MutexGuard<'a, HashMap<String, Session>>,
+    id: &'a str,
+    now_ms: u64,
+    limits: SessionLimits,
+}
+
+impl Open<'_> {
+    /// The session, unless it is unknown or expired.
+    pub(crate) fn session(&self) -> Option<&Session> {
+        self.map
+            .get(self.id)
+            .filter(|s| !s.expired(self.now_ms, self.limits.ttl_secs))
+    }
+
+    /// Marks the session as seen now (a request that brings nothing to it).
+    pub(crate) fn touch(&mut self) {
+        let (now, ttl) = (self.now_ms, self.limits.ttl_secs);
+        if let Some(s) = self.map.get_mut(self.id)
+            && !s.expired(now, ttl)
+        {
+            s.last_ms = now;
+        }
+    }
+
+    /// Adds a step to the session (made when absent or expired).
+    pub(crate) fn record(&mut self, step: Step) {
+        let (now, ttl) = (self.now_ms, self.limits.ttl_secs);
+        let per_shard = self.limits.max_sessions.div_ceil(SHARDS).max(1);
+        if !self.map.contains_key(self.id) && self.map.len() >= per_shard {
+            self.map.retain(|_, s| !s.expired(now, ttl));
+            if self.map.len() >= per_shard {
+                // The least recently seen eighth goes at once, so that a
+                // flood of new sessions costs a sort per eighth, not per
+                // request.
+                let mut seen: Vec<(u64, String)> = self
+                    .map
+                    .iter()
+                    .map(|(k, s)| (s.last_ms, k.clone()))
+                    .collect();
+                seen.sort_unstable();
+                let drop = (per_shard / 8).max(1) + self.map.len() - per_shard;
+                for (_, k) in seen.into_iter().take(drop) {
+                    self.map.remove(&k);
+                }
+            }
+        }
+        let session = self.map.entry(self.id.to_owned()).or_default();
+        if session.expired(now, ttl) {
+            *session = Session::default();
+        }
+        session.last_ms = now;
+        session.bytes += step.bytes();
+        session.steps.push_back(step);
+        while session.bytes > self.limits.max_session_bytes && session.steps.len() > 1 {
+            if let Some(old) = session.steps.pop_front() {
+                session.bytes -= old.bytes();
+            }
+        }
+    }
+}
+
+/// What one session has seen.
+#[derive(Debug, Default)]
+pub(crate) struct Session {
+    last_ms: u64,
+    bytes: usize,
+    pub(crate) steps: VecDeque<Step>,
+}
+
+impl Session {
+    fn expired(&self, now_ms: u64, ttl_secs: u64) -> bool {
+        now_ms.saturating_sub(self.last_ms) > ttl_secs.saturating_mul(1000)
+    }
+
+    /// Whether a trusted step (the user's request, a trusted tool's output)
+    /// holds `value` (compact form).
+    pub(crate) fn named_by_user(&self, value: &str) -> bool {
+        self.steps
+            .iter()
+            .any(|s| s.trusted && (contains(&s.text, value) || contains(&s.data, value)))
+    }
+
+    /// The latest untrusted step that holds `value` (compact form) in its
+    /// text, or also in its data when `data` is set.
+    pub(crate) fn untrusted_source(&self, value: &str, data: bool) -> Option<&Step> {
+        self.steps.iter().rev().find(|s| {
+            !s.trusted && (contains(&s.text, value) || (data && contains(&s.data, value)))
+        })
+    }
+
+    /// The latest step in which a sensitive-content check fired.
+    pub(crate) fn sensitive_step(&self) -> Option<&Step> {
+        self.steps.iter().rev().find(|s| s.sensitive_any)
+    }
+}
+
+fn contains(haystack: &str, needle: &str) -> bool {
+    !needle.is_empty() && memchr::memmem::find(haystack.as_bytes(), needle.as_bytes()).is_some()
+}
+
+/// One request of a session, as flow checks need it: where it came from,
+/// and its values in compact form ([`compact`]).
+#[derive(Debug)]
+pub(crate) struct Step {
+    pub(crate) request_id: String,
+    pub(crate) stage: Stage,
+    pub(crate) tool: Option<String>,
+    /// The user's request, or a trusted tool's output.
+    pub(crate) trusted: bool,
+    /// Free text (strings of six words or more), one per line.
+    pub(crate) text: String,
+    /// Short values (fewer words, numbers), one per line.
+    pub(crate) data: String,
+    /// What sensitive-content checks matched, each compact.
+    pub(crate) sensitive: Vec<String>,
+    /// Whether a sensitive-content check fired at this step.
+    pub(crate) sensitive_any: bool,
+}
+
+impl Step {
+    fn bytes(&self) -> usize {
+        self.request_id.len()
+            + self.text.len()
+            + self.data.len()
+            + self.sensitive.iter().map(String::len).sum::<usize>()
+            + 64
+    }
+
+    /// Whether the step has nothing a flow check can use.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.text.is_empty() && self.data.is_empty() && !self.sensitive_any
+    }
+}
+
+/// Words that make a string free text rather than a value.
+pub(crate) const TEXT_WORDS: usize = 6;
+
+/// Adds a string to a step: to its text when it has [`TEXT_WORDS`] words
+/// or more, else to its data.
+pub(crate) fn add_string(step: &mut Step, s: &str) {
+    let words = s.split_whitespace().take(TEXT_WORDS).count();
+    let into = if words >= TEXT_WORDS {
+        &mut step.text
+    } else {
+        &mut step.data
+    };
+    crate::eval::view::push_compact(s, into);
+    into.push('\n');
+}
+
+/// Adds every string and number of a JSON value (strings that hold JSON
+/// are read as JSON).
+pub(crate) fn add_json(step: &mut Step, value: &serde_json::Value, depth: usize) {
+    use serde_json::Value;
+    if depth > 64 {
+        return;
+    }
+    match value {
+        Value::String(s) => {
+            let t = s.trim_start();
+            if (t.starts_with('{') || t.starts_with('['))
+                && let Ok(inner) = serde_json::from_str::<Value>(s)
+                && (inner.is_object() || inner.is_array())
+            {
+                add_json(step, &inner, depth + 1);
+                return;
+            }
+            add_string(step, s);
+        }
+        Value::Number(n) => {
+            step.data.push_str(&n.to_string());
+            step.data.push('\n');
+        }
+        Value::Array(items) => items.iter().for_each(|v| add_json(step, v, depth + 1)),
+        Value::Object(members) => members.values().for_each(|v| add_json(step, v, depth + 1)),
+        Value::Bool(_) | Value::Null => {}
+    }
+}
+
+/// The compact form of a value: the normalised view of the text checks
+/// (compatibility forms, look-alike letters, invisible characters), in
+/// lower case, without whitespace — `DE89 3704 0044` and `de8937040044`
+/// are one value.
+pub(crate) fn compact(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    crate::eval::view::push_compact(s, &mut out);
+    out
+}
