@@ -198,16 +198,45 @@ export default function palisade(pi: ExtensionAPI) {
 		return out;
 	};
 
+	// pi's session id: requests of one session make one session for the
+	// policy's flow rules (what a tool output brought in, what the user asked).
+	const sessionOf = (ctx: { sessionManager?: { getSessionId(): string } }) => {
+		try {
+			const id = ctx.sessionManager?.getSessionId();
+			return typeof id === "string" && id ? { sessionId: id } : {};
+		} catch {
+			return {};
+		}
+	};
+
 	const decide = (request: Record<string, unknown>): Promise<Decision> => {
 		const withId = { requestId: randomUUID(), caller, ...request } as Request;
 		return client.decide(withId, timeoutMs);
 	};
+
+	// The user's own words: what a flow rule trusts. Recorded, and refused
+	// only when the policy blocks the prompt itself.
+	pi.on("input", async (event, ctx) => {
+		if (event.source === "extension" || !event.text) return { action: "continue" };
+		try {
+			const d = await decide({ stage: "input", content: event.text, ...sessionOf(ctx), context: context(ctx.cwd) });
+			if (d.decision === "block") {
+				if (ctx.hasUI) ctx.ui.notify(reason(d), "error");
+				return { action: "handled" };
+			}
+		} catch {
+			// A prompt is the user's own: it is not held back when Palisade
+			// cannot be reached (tool calls and results still are).
+		}
+		return { action: "continue" };
+	});
 
 	// pi's own tool calls.
 	pi.on("tool_call", async (event, ctx) => {
 		let d: Decision;
 		try {
 			d = await decide({
+				...sessionOf(ctx),
 				stage: "tool_use",
 				tool: { name: event.toolName, arguments: event.input, callId: event.toolCallId },
 				context: context(ctx.cwd),
@@ -252,6 +281,7 @@ export default function palisade(pi: ExtensionAPI) {
 		let d: Decision;
 		try {
 			d = await decide({
+				...sessionOf(ctx),
 				stage: "tool_output",
 				tool: { name: event.toolName, arguments: event.input, callId: event.toolCallId, output },
 				context: context(ctx.cwd),

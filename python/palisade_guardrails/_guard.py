@@ -347,6 +347,9 @@ class Guard:
     each decision; ``on_error`` says what a timeout, a dead child or an
     unreachable service means: ``"deny"`` (a ``block`` decision saying why,
     the default), ``"allow"``, or ``"raise"`` (:class:`PalisadeUnavailable`).
+    ``session_id`` is put on every request that names no session of its
+    own, so that the policy's flow rules see one conversation as one
+    session (set :attr:`session_id` when a new conversation starts).
 
     A policy or config that cannot be loaded raises :class:`PolicyError`
     when the guard is made.
@@ -361,6 +364,7 @@ class Guard:
         timeout: float = 5.0,
         on_error: OnError = "deny",
         binary: str | None = None,
+        session_id: str | None = None,
     ) -> None:
         if on_error not in ("deny", "allow", "raise"):
             raise ValueError(f"on_error must be 'deny', 'allow' or 'raise', not {on_error!r}")
@@ -368,6 +372,7 @@ class Guard:
             raise ValueError(f"timeout must be positive, not {timeout!r}")
         self.timeout = timeout
         self.on_error: OnError = on_error
+        self.session_id = session_id
         self._url = url.rstrip("/") if url else None
         self._api_key = api_key
         self._child: _Child | None = None
@@ -406,9 +411,15 @@ class Guard:
             message=f"Palisade could not decide ({why}); on_error={self.on_error!r}",
         )
 
+    def _with_session(self, request: RequestLike) -> dict[str, Any]:
+        wire = _wire(request)
+        if self.session_id and not wire.get("sessionId"):
+            wire["sessionId"] = self.session_id
+        return wire
+
     def check(self, request: RequestLike) -> Decision:
         """Decides one request (blocking)."""
-        wire = _wire(request)
+        wire = self._with_session(request)
         if self._child is None:
             try:
                 return Decision.from_json(self._post(wire))
@@ -425,7 +436,7 @@ class Guard:
 
     async def acheck(self, request: RequestLike) -> Decision:
         """Decides one request without blocking the event loop."""
-        wire = _wire(request)
+        wire = self._with_session(request)
         if self._child is None:
             try:
                 return Decision.from_json(await asyncio.to_thread(self._post, wire))
