@@ -450,7 +450,7 @@ impl Service {
     ) -> Result<Option<Decision>, DecideError> {
         let started = std::time::Instant::now();
         let agent = request.agent.as_ref().and_then(|a| a.id.as_deref());
-        self.admit(&caller.tenant, agent)?;
+        self.admit(&caller.tenant, agent, caller.key.as_deref())?;
         let Some(Err(left)) = self.breaker(&caller.tenant).map(Breaker::admit) else {
             return Ok(None);
         };
@@ -477,15 +477,27 @@ impl Service {
         Ok(Some(refused))
     }
 
-    /// Takes one request from the (tenant, agent) bucket of `rate_limits`
-    /// (requests without an agent share the tenant's anonymous bucket).
-    fn admit(&self, tenant: &str, agent: Option<&str>) -> Result<(), RateLimited> {
-        match &self.limiter {
-            None => Ok(()),
-            Some(l) => l.take(tenant, agent.unwrap_or("")).inspect_err(|_| {
-                self.metrics.rate_limited(tenant);
-            }),
-        }
+    /// Takes one request from the bucket of `rate_limits` the request
+    /// counts against: its (tenant, agent); without an agent id, its API
+    /// key's; without either (no keys configured), the tenant's one
+    /// anonymous bucket. The kinds never share a bucket.
+    fn admit(
+        &self,
+        tenant: &str,
+        agent: Option<&str>,
+        key: Option<&str>,
+    ) -> Result<(), RateLimited> {
+        let Some(l) = &self.limiter else {
+            return Ok(());
+        };
+        let bucket = match (agent, key) {
+            (Some(agent), _) => format!("agent:{agent}"),
+            (None, Some(key)) => format!("key:{key}"),
+            (None, None) => "anonymous".to_owned(),
+        };
+        l.take(tenant, &bucket).inspect_err(|_| {
+            self.metrics.rate_limited(tenant);
+        })
     }
 
     /// The service config.

@@ -959,3 +959,63 @@ async fn sessions_are_per_tenant_and_survive_a_reload() {
     let log = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
     assert!(log.contains("\"untrusted\""), "{log}");
 }
+
+/// Requests without an agent id count against their API key's bucket, not
+/// one bucket shared by the tenant: one anonymous client cannot throttle
+/// another key's. Without keys, the tenant's anonymous bucket.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_without_an_agent_are_limited_per_api_key() {
+    let sha = |k: &str| {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(k.as_bytes()))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("acme.yaml");
+    std::fs::write(&policy, "checks: []\n").unwrap();
+    let config = format!(
+        "keys:\n\
+         \x20 - {{ id: one, sha256: {}, tenant: acme, scopes: [guardrails:check] }}\n\
+         \x20 - {{ id: two, sha256: {}, tenant: acme, scopes: [guardrails:check] }}\n\
+         tenants: {{ acme: {{ policy: '{}' }} }}\n\
+         rate_limits: {{ per_agent: {{ requests: 2, per_secs: 3600 }} }}\n",
+        sha("key-one"),
+        sha("key-two"),
+        policy.display()
+    );
+    let server = start(&config, None).await;
+    let anonymous = json!({"content": "hello"});
+    let one = [("x-api-key", "key-one")];
+    let two = [("x-api-key", "key-two")];
+    for _ in 0..2 {
+        assert_eq!(server.check(&anonymous, &one).await.0, 200);
+    }
+    assert_eq!(
+        server.check(&anonymous, &one).await.0,
+        429,
+        "the key's third"
+    );
+    // The same tenant's other key has its own bucket.
+    for _ in 0..2 {
+        assert_eq!(server.check(&anonymous, &two).await.0, 200);
+    }
+    assert_eq!(server.check(&anonymous, &two).await.0, 429);
+    // An agent id spelt like the key's id, or like the bucket, is another
+    // bucket.
+    for agent in ["one", "key:one", "anonymous"] {
+        let named = json!({"agent": {"id": agent}, "content": "hello"});
+        assert_eq!(server.check(&named, &one).await.0, 200, "{agent}");
+    }
+
+    // Without keys: one anonymous bucket per tenant.
+    let open = start(
+        "rate_limits: { per_agent: { requests: 2, per_secs: 3600 } }\n",
+        None,
+    )
+    .await;
+    for _ in 0..2 {
+        assert_eq!(open.check(&anonymous, &[]).await.0, 200);
+    }
+    assert_eq!(open.check(&anonymous, &[]).await.0, 429);
+    let (s, _) = open.check(&anonymous, &[("x-tenant-id", "other")]).await;
+    assert_ne!(s, 429, "another tenant's anonymous bucket");
+}
