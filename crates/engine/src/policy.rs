@@ -173,6 +173,8 @@ pub enum CheckKind {
         rule: String,
         /// Globs of the sink tools (empty: the built-in list).
         tools: Vec<String>,
+        /// Command patterns that make a shell line a sink (empty: none).
+        commands: Vec<String>,
         /// Resource kinds of the actions that are sinks (`network`, …).
         actions: Vec<String>,
         /// Globs of the argument names whose whole value is compared
@@ -296,6 +298,7 @@ impl CheckType {
             CheckType::Flow => &[
                 "rule",
                 "tools",
+                "commands",
                 "actions",
                 "arguments",
                 "trusted_tools",

@@ -16,10 +16,13 @@ use palisade_protocol::{Source, Stage};
 use regex_automata::meta::Regex;
 use serde_json::{Map, Value, json};
 
+use super::command::{shell_lines, shell_tools};
 use super::{Context, Form, Found, Whole, described_entries, unknown};
 use crate::policy::CheckKind;
 use crate::policy::read::{Reader, child, quoted, unknown_value};
 use crate::session::{Session, Step, compact};
+use crate::shell::{CommandPatterns, parsed};
+use crate::tools::ToolMatcher;
 
 pub(super) const MESSAGE: &str =
     "this call acts on what untrusted or sensitive content brought into the session";
@@ -112,6 +115,9 @@ struct Flow {
     data: bool,
     min_length: usize,
     carry: bool,
+    /// Commands that make a shell line a sink (`curl`, `wget`, …), and the
+    /// shell tools whose lines are read.
+    commands: Option<(CommandPatterns, ToolMatcher)>,
 }
 
 impl Whole for Flow {
@@ -158,18 +164,19 @@ impl Flow {
         match cx.stage {
             Stage::ToolUse => {
                 let tool = request.tool.as_ref()?;
-                if !self.sinks.is_match(&tool.name) {
+                if self.sinks.is_match(&tool.name) {
+                    if let Some(args) = &tool.arguments {
+                        self.collect(args, "/tool/arguments", false, &mut out, 0);
+                    }
+                } else if !self.shell_sink(cx, &mut out) {
                     return None;
-                }
-                if let Some(args) = &tool.arguments {
-                    self.collect(args, "/tool/arguments", false, &mut out, 0);
                 }
             }
             Stage::Action => {
                 let action = request.action.as_ref()?;
                 let kind = action.resource.as_ref().map(|r| r.kind)?;
                 if !self.actions.contains(&kind) {
-                    return None;
+                    return self.shell_sink(cx, &mut out).then_some(out);
                 }
                 if let Some(uri) = action.resource.as_ref().and_then(|r| r.uri.as_ref()) {
                     out.push(Value_ {
@@ -189,6 +196,34 @@ impl Flow {
             _ => return None,
         }
         Some(out)
+    }
+
+    /// The words of the sink commands a shell line runs (`curl -d @.env
+    /// https://…`), each searched for addresses, links and account numbers;
+    /// whether there were any.
+    fn shell_sink(&self, cx: &Context<'_>, out: &mut Vec<Value_>) -> bool {
+        let Some((patterns, shell)) = &self.commands else {
+            return false;
+        };
+        let mut any = false;
+        for (pointer, line) in shell_lines(cx.request, cx.stage, shell) {
+            let parsed = parsed(&line);
+            for i in 0..parsed.commands.len() {
+                let one = parsed.commands.get(i..=i).unwrap_or_default();
+                if patterns.matches_commands(one).is_empty() {
+                    continue;
+                }
+                any = true;
+                for word in one.iter().flat_map(|c| c.words.iter()) {
+                    out.push(Value_ {
+                        pointer: pointer.clone(),
+                        text: word.clone(),
+                        key: false,
+                    });
+                }
+            }
+        }
+        any
     }
 
     fn collect(&self, v: &Value, pointer: &str, key: bool, out: &mut Vec<Value_>, depth: usize) {
@@ -413,6 +448,30 @@ pub(super) fn read(
     let trusted_tools = r.optional_entries(obj, ptr, "trusted_tools");
     let sensitive = r.optional_entries(obj, ptr, "sensitive");
     let actions = r.optional_entries(obj, ptr, "actions");
+    let commands = r.optional_entries(obj, ptr, "commands");
+    let command_patterns = if commands.is_empty() {
+        None
+    } else {
+        match CommandPatterns::new(&commands) {
+            Ok(p) => match shell_tools(&[]) {
+                Ok(shell) => Some((p, shell)),
+                Err(e) => {
+                    r.err(child(ptr, "commands"), e);
+                    None
+                }
+            },
+            Err(e) => {
+                let before = r.errors.len();
+                r.each_compiled(obj, ptr, "commands", &commands, |c| {
+                    CommandPatterns::new(&[c]).map(|_| ())
+                });
+                if r.errors.len() == before {
+                    r.err(child(ptr, "commands"), e);
+                }
+                None
+            }
+        }
+    };
     r.known_names(obj, ptr, "actions", &actions, ACTION_KINDS, "resource kind");
     let carry = r.boolean(obj, ptr, "carry").unwrap_or(true);
     let min_length = match obj.get("min_length") {
@@ -482,10 +541,12 @@ pub(super) fn read(
         data: from == "any",
         min_length: usize::try_from(min_length).unwrap_or(6),
         carry,
+        commands: command_patterns,
     };
     let kind = CheckKind::Flow {
         rule,
         tools,
+        commands,
         actions,
         arguments,
         trusted_tools,
@@ -521,6 +582,12 @@ pub(super) fn field(field: &str) -> (Value, bool) {
         "tools" => (
             described_entries(
                 "Globs of the sink tools, any case (default: tools that send, share, pay, invite, publish or fetch).",
+            ),
+            false,
+        ),
+        "commands" => (
+            described_entries(
+                "Command patterns (as a `command` check's) that make a shell line a sink: a call of a shell tool, or a process action, running one of them (`curl`, `wget`, …) is judged by the addresses, links and account numbers in its words.",
             ),
             false,
         ),
