@@ -142,14 +142,12 @@ def scenario_no_key_then_policy(driver, server):
     driver.find_element(By.ID, "connect").click()
     wait_text(driver, "policy-status", lambda t: t.startswith("Tenant default"), "the policy loads")
     ids = [r.get_attribute("data-check") for r in driver.find_elements(By.CSS_SELECTOR, "#checks tbody tr")]
-    expected = [
-        "secrets-in-tool-output",
-        "secrets-in-output",
-        "pii-in-output",
-        "dangerous-commands",
-        "secret-files",
-        "outside-workspace",
-    ]
+    # The embedded default policy's check ids, in order, as the binary
+    # prints the policy.
+    printed = subprocess.run([PALISADE, "policy", "default"], capture_output=True, text=True, check=True).stdout
+    expected = [line.split("id:", 1)[1].strip() for line in printed.splitlines() if line.strip().startswith("- id:")]
+    if len(expected) < 6 or "dangerous-commands" not in expected:
+        raise Failure(f"`palisade policy default` lists {expected}")
     if ids != expected:
         raise Failure(f"the policy table lists {ids}, expected {expected}")
     text = driver.execute_script("return document.getElementById('policy-text').textContent")

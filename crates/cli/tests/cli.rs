@@ -12,6 +12,7 @@ mod authoring;
 mod docs;
 mod flows;
 mod hooks;
+mod replicas;
 mod util;
 
 use serde_json::{Value, json};

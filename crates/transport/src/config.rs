@@ -45,6 +45,8 @@ pub struct ServiceConfig {
     pub rate_limits: Option<RateLimits>,
     /// The circuit breaker of the HTTP service.
     pub circuit_breaker: Option<CircuitBreaker>,
+    /// State shared by replicas (absent: in memory).
+    pub state: Option<StateConfig>,
     /// Request limits of the HTTP service.
     pub limits: Limits,
     /// Whether the HTTP service serves the playground page at `/`
@@ -66,6 +68,7 @@ impl Default for ServiceConfig {
             keys: Vec::new(),
             rate_limits: None,
             circuit_breaker: None,
+            state: None,
             limits: Limits::default(),
             playground: true,
             guard: GuardConfig::default(),
@@ -85,6 +88,7 @@ struct ServerSections {
     keys: Vec<KeyConfig>,
     rate_limits: Option<RateLimits>,
     circuit_breaker: Option<CircuitBreaker>,
+    state: Option<StateConfig>,
     #[serde(default)]
     limits: Limits,
     #[serde(default = "yes")]
@@ -106,11 +110,60 @@ const SECTIONS: &[&str] = &[
     "budgets",
     "rate_limits",
     "circuit_breaker",
+    "state",
     "audit",
     "limits",
     "playground",
     "strict_requests",
 ];
+
+/// State shared by replicas.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct StateConfig {
+    /// The Redis server that holds it.
+    pub redis: RedisState,
+}
+
+/// `state.redis`: where the shared state lives, and what a failure means.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct RedisState {
+    /// `redis://[user:password@]host[:port][/db]`, `rediss://…` or
+    /// `unix:///path`.
+    pub url: String,
+    /// Prefix of every key (default `palisade:`).
+    #[serde(default = "default_prefix")]
+    pub prefix: String,
+    /// Most milliseconds to wait for Redis per operation (default 100).
+    #[serde(default = "default_state_timeout")]
+    pub timeout_ms: u64,
+    /// What a request gets when Redis cannot answer (default `block`).
+    #[serde(default)]
+    pub on_error: StateOnError,
+}
+
+fn default_prefix() -> String {
+    "palisade:".to_owned()
+}
+
+fn default_state_timeout() -> u64 {
+    100
+}
+
+/// What a request gets when the shared state cannot be reached.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum StateOnError {
+    /// It is decided without the rate limit and breaker, with a warning.
+    Allow,
+    /// It is refused with `state.unavailable` (the default).
+    #[default]
+    Block,
+}
 
 /// One tenant.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -274,6 +327,7 @@ impl ServiceConfig {
             keys: server.keys,
             rate_limits: server.rate_limits,
             circuit_breaker: server.circuit_breaker,
+            state: server.state,
             limits: server.limits,
             playground: server.playground,
             guard,
@@ -395,6 +449,23 @@ impl ServiceConfig {
                 );
             }
         }
+        if let Some(state) = &self.state {
+            let url = &state.redis.url;
+            if let Err(e) = redis::Client::open(url.as_str()) {
+                err(
+                    "/state/redis/url".into(),
+                    format!(
+                        "not a Redis URL (`redis://host:port`, `rediss://…`, `unix:///path`): {e}"
+                    ),
+                );
+            }
+            if state.redis.timeout_ms == 0 || state.redis.timeout_ms > 60_000 {
+                err(
+                    "/state/redis/timeout_ms".into(),
+                    "`timeout_ms` must be from 1 to 60000".into(),
+                );
+            }
+        }
         if self.limits.max_body_bytes == 0 {
             err(
                 "/limits/max_body_bytes".into(),
@@ -420,6 +491,7 @@ fn order(pointer: &str) -> usize {
         "keys",
         "rate_limits",
         "circuit_breaker",
+        "state",
         "audit",
         "limits",
         "playground",

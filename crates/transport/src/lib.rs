@@ -56,6 +56,7 @@ mod openapi;
 #[cfg(feature = "http")]
 mod playground;
 pub mod service;
+mod state;
 #[cfg(feature = "http")]
 mod stream;
 pub mod wire;

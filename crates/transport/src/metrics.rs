@@ -25,6 +25,9 @@ struct Inner {
     latency_counts: Vec<u64>,
     latency_sum: f64,
     latency_n: u64,
+    /// With shared state: whether its last operation succeeded, and how
+    /// many failed.
+    state: Option<(bool, u64)>,
 }
 
 /// The counters.
@@ -38,6 +41,16 @@ impl Metrics {
         self.inner
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Records how an operation on the shared state went.
+    pub fn state_result(&self, ok: bool) {
+        let mut m = self.lock();
+        let (up, errors) = m.state.get_or_insert((true, 0));
+        *up = ok;
+        if !ok {
+            *errors += 1;
+        }
     }
 
     /// Counts one answered decision.
@@ -170,6 +183,13 @@ impl Metrics {
                 out,
                 "palisade_circuit_breaker_state{{tenant=\"{}\"}} {state}",
                 escape(tenant)
+            );
+        }
+        if let Some((up, errors)) = m.state {
+            let _ = writeln!(
+                out,
+                "# HELP palisade_state_up Whether the shared state (Redis) answered the last operation: 1 yes, 0 no.\n# TYPE palisade_state_up gauge\npalisade_state_up {}\n# HELP palisade_state_errors_total Operations on the shared state (Redis) that failed.\n# TYPE palisade_state_errors_total counter\npalisade_state_errors_total {errors}",
+                u8::from(up)
             );
         }
         out

@@ -169,6 +169,10 @@ pub struct Service {
     keys: Vec<Key>,
     config: ServiceConfig,
     limiter: Option<crate::limit::Limiter>,
+    /// Rate limits and breakers kept in Redis (`state.redis`), with what a
+    /// failure means; the breakers' states last seen there, per tenant.
+    shared: Option<(crate::state::Shared, crate::config::StateOnError)>,
+    shared_breakers: std::sync::Mutex<BTreeMap<String, BreakerState>>,
     metrics: crate::metrics::Metrics,
     /// The ends of streamed answers checked a piece at a time by hooks.
     #[cfg(all(feature = "hooks", feature = "http"))]
@@ -202,6 +206,9 @@ pub enum StartError {
         /// What is wrong with its secret.
         reason: String,
     },
+    /// The shared state (`state.redis`) cannot be set up.
+    #[error(transparent)]
+    State(#[from] crate::state::StateError),
 }
 
 /// A policy's problems, as one message: a file that cannot be read is its
@@ -296,12 +303,25 @@ impl Service {
             .rate_limits
             .as_ref()
             .map(|r| crate::limit::Limiter::new(r.per_agent.requests, r.per_agent.per_secs));
+        let shared = match &config.state {
+            Some(state) => Some((
+                crate::state::Shared::new(&state.redis)?,
+                state.redis.on_error,
+            )),
+            None => None,
+        };
+        let metrics = crate::metrics::Metrics::default();
+        if shared.is_some() {
+            metrics.state_result(true);
+        }
         Ok(Service {
             tenants,
             keys,
             config,
             limiter,
-            metrics: crate::metrics::Metrics::default(),
+            shared,
+            shared_breakers: std::sync::Mutex::new(BTreeMap::new()),
+            metrics,
             #[cfg(all(feature = "hooks", feature = "http"))]
             streams: crate::hooks::StreamTails::default(),
         })
@@ -375,7 +395,7 @@ impl Service {
             .iter()
             .filter(|(name, _)| only.is_none_or(|o| o == name.as_str()))
             .filter_map(|(name, t)| {
-                let state = t.breaker.as_ref()?.state();
+                let state = self.tenant_breaker_state(name, t)?;
                 let n = match state {
                     BreakerState::Open => 1,
                     BreakerState::HalfOpen => 2,
@@ -387,17 +407,37 @@ impl Service {
         self.metrics.render(&breakers, only)
     }
 
-    /// The circuit breaker state of a tenant (`closed` without a breaker).
+    /// The circuit breaker state of a tenant (`closed` without a breaker;
+    /// with shared state, as last seen in Redis).
     pub fn breaker_state(&self, tenant: &str) -> BreakerState {
         self.tenants
             .get(tenant)
-            .and_then(|t| t.breaker.as_ref())
-            .map_or(BreakerState::Closed, Breaker::state)
+            .and_then(|t| self.tenant_breaker_state(tenant, t))
+            .unwrap_or(BreakerState::Closed)
+    }
+
+    fn tenant_breaker_state(&self, name: &str, t: &Tenant) -> Option<BreakerState> {
+        let breaker = t.breaker.as_ref()?;
+        if self.shared.is_some() {
+            let seen = self
+                .shared_breakers
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            return Some(seen.get(name).copied().unwrap_or(BreakerState::Closed));
+        }
+        Some(breaker.state())
+    }
+
+    fn saw_breaker(&self, tenant: &str, state: BreakerState) {
+        self.shared_breakers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(tenant.to_owned(), state);
     }
 
     /// Counts a decision made outside [`Service::decide`] (a streamed
     /// answer's final one) in the metrics and the tenant's circuit breaker.
-    pub(crate) fn count_decision(
+    pub(crate) async fn count_decision(
         &self,
         tenant: &str,
         stage: Stage,
@@ -405,8 +445,28 @@ impl Service {
         took: std::time::Duration,
     ) {
         self.metrics.decision(tenant, stage, decision, took);
-        if let Some(b) = self.breaker(tenant) {
-            b.record(decision.decision == DecisionKind::Block);
+        let blocked = decision.decision == DecisionKind::Block;
+        let Some(b) = self.breaker(tenant) else {
+            return;
+        };
+        match (&self.shared, &self.config.circuit_breaker) {
+            (Some((shared, _)), Some(config)) => {
+                // A decision already answered: a failure to count it is
+                // reported in the metrics, it changes nothing else.
+                match shared.record(tenant, config, blocked).await {
+                    Ok(state) => {
+                        self.metrics.state_result(true);
+                        self.saw_breaker(tenant, state);
+                    }
+                    Err(e) => {
+                        self.metrics.state_result(false);
+                        tracing::warn!("circuit breaker of tenant `{tenant}` not counted: {e}");
+                    }
+                }
+            }
+            _ => {
+                b.record(blocked);
+            }
         }
     }
 
@@ -422,7 +482,8 @@ impl Service {
         request: &CheckRequest,
     ) -> Result<Decision, DecideError> {
         let started = std::time::Instant::now();
-        if let Some(refused) = self.admission(caller, request).await? {
+        let admitted = self.admission(caller, request).await?;
+        if let Some(refused) = admitted.refused {
             return Ok(refused);
         }
         let decision = caller
@@ -430,39 +491,81 @@ impl Service {
             .check_for(Some(&caller.tenant), request)
             .await
             .map_err(DecideError::from_guard)?;
+        let mut decision = decision;
+        if let Some(w) = admitted.warning {
+            decision.warnings.push(w);
+        }
         self.count_decision(
             &caller.tenant,
             request.effective_stage(),
             &decision,
             started.elapsed(),
-        );
+        )
+        .await;
         Ok(decision)
     }
 
     /// The admission sequence every decision goes through, streamed ones
     /// included: the (tenant, agent) rate limit, then the tenant's circuit
-    /// breaker. `Some` when the breaker is open: its refusal, built by the
-    /// engine and audited; `None` when the guard may decide.
+    /// breaker — in Redis when `state.redis` is configured. `refused` when
+    /// the breaker is open or the shared state failed closed: the refusal,
+    /// built by the engine and audited; else the guard may decide, with
+    /// `warning` added to its decision when the shared state failed open.
     pub(crate) async fn admission(
         &self,
         caller: &Caller,
         request: &CheckRequest,
-    ) -> Result<Option<Decision>, DecideError> {
+    ) -> Result<Admitted, DecideError> {
         let started = std::time::Instant::now();
         let agent = request.agent.as_ref().and_then(|a| a.id.as_deref());
-        self.admit(&caller.tenant, agent, caller.key.as_deref())?;
-        let Some(Err(left)) = self.breaker(&caller.tenant).map(Breaker::admit) else {
-            return Ok(None);
+        let bucket = bucket(agent, caller.key.as_deref());
+        let mut warning = None;
+        let refusal: Option<(&str, String)> = match &self.shared {
+            None => {
+                self.admit(&caller.tenant, &bucket)?;
+                match self.breaker(&caller.tenant).map(Breaker::admit) {
+                    Some(Err(left)) => {
+                        Some(("guardrail.circuit_open", open_message(&caller.tenant, left)))
+                    }
+                    _ => None,
+                }
+            }
+            Some((shared, on_error)) => {
+                match self.shared_admit(shared, &caller.tenant, &bucket).await {
+                    Ok(Ok(None)) => None,
+                    Ok(Ok(Some(left))) => {
+                        Some(("guardrail.circuit_open", open_message(&caller.tenant, left)))
+                    }
+                    Ok(Err(limited)) => {
+                        self.metrics.rate_limited(&caller.tenant);
+                        return Err(limited.into());
+                    }
+                    Err(e) => {
+                        self.metrics.state_result(false);
+                        tracing::warn!("shared state: {e}");
+                        match on_error {
+                            crate::config::StateOnError::Allow => {
+                                warning = Some(state_warning(&e));
+                                None
+                            }
+                            _ => Some((
+                                "state.unavailable",
+                                format!(
+                                    "{e}: the rate limit and circuit breaker cannot be applied, so the request is refused (state.redis.on_error: block)"
+                                ),
+                            )),
+                        }
+                    }
+                }
+            }
         };
-        let mut refused = caller.guard.engine().refuse(
-            request,
-            "guardrail.circuit_open",
-            format!(
-                "the circuit breaker of tenant `{}` is open: too many requests were blocked; \
-                 requests are blocked for {left} s more",
-                caller.tenant
-            ),
-        )?;
+        let Some((reason, message)) = refusal else {
+            return Ok(Admitted {
+                refused: None,
+                warning,
+            });
+        };
+        let mut refused = caller.guard.engine().refuse(request, reason, message)?;
         caller
             .guard
             .audit(Some(&caller.tenant), request, &mut refused)
@@ -474,28 +577,52 @@ impl Service {
             &refused,
             started.elapsed(),
         );
-        Ok(Some(refused))
+        Ok(Admitted {
+            refused: Some(refused),
+            warning: None,
+        })
+    }
+
+    /// The rate limit and breaker in Redis: `Ok(Ok(Some(seconds)))` while
+    /// the breaker is open.
+    async fn shared_admit(
+        &self,
+        shared: &crate::state::Shared,
+        tenant: &str,
+        bucket: &str,
+    ) -> Result<Result<Option<u64>, RateLimited>, crate::state::StateError> {
+        if let Some(r) = &self.config.rate_limits
+            && let Err(limited) = shared
+                .take(tenant, bucket, r.per_agent.requests, r.per_agent.per_secs)
+                .await?
+        {
+            self.metrics.state_result(true);
+            return Ok(Err(limited));
+        }
+        let mut left = None;
+        if let (Some(config), true) = (&self.config.circuit_breaker, self.breaker(tenant).is_some())
+        {
+            match shared.admit(tenant, config).await? {
+                Ok(state) => self.saw_breaker(tenant, state),
+                Err(secs) => {
+                    self.saw_breaker(tenant, BreakerState::Open);
+                    left = Some(secs);
+                }
+            }
+        }
+        self.metrics.state_result(true);
+        Ok(Ok(left))
     }
 
     /// Takes one request from the bucket of `rate_limits` the request
     /// counts against: its (tenant, agent); without an agent id, its API
     /// key's; without either (no keys configured), the tenant's one
     /// anonymous bucket. The kinds never share a bucket.
-    fn admit(
-        &self,
-        tenant: &str,
-        agent: Option<&str>,
-        key: Option<&str>,
-    ) -> Result<(), RateLimited> {
+    fn admit(&self, tenant: &str, bucket: &str) -> Result<(), RateLimited> {
         let Some(l) = &self.limiter else {
             return Ok(());
         };
-        let bucket = match (agent, key) {
-            (Some(agent), _) => format!("agent:{agent}"),
-            (None, Some(key)) => format!("key:{key}"),
-            (None, None) => "anonymous".to_owned(),
-        };
-        l.take(tenant, &bucket).inspect_err(|_| {
+        l.take(tenant, bucket).inspect_err(|_| {
             self.metrics.rate_limited(tenant);
         })
     }
@@ -653,6 +780,46 @@ impl Service {
         }
         result
     }
+}
+
+/// What admission lets through: a refusal, or the go-ahead with a warning
+/// to add to the decision.
+#[derive(Debug)]
+pub(crate) struct Admitted {
+    pub(crate) refused: Option<Decision>,
+    pub(crate) warning: Option<palisade_protocol::Finding>,
+}
+
+/// The rate-limit bucket a request counts against: its agent's; without an
+/// agent id, its API key's; without either, the tenant's anonymous one.
+/// The kinds never share a bucket.
+fn bucket(agent: Option<&str>, key: Option<&str>) -> String {
+    match (agent, key) {
+        (Some(agent), _) => format!("agent:{agent}"),
+        (None, Some(key)) => format!("key:{key}"),
+        (None, None) => "anonymous".to_owned(),
+    }
+}
+
+fn open_message(tenant: &str, left: u64) -> String {
+    format!(
+        "the circuit breaker of tenant `{tenant}` is open: too many requests were blocked; \
+         requests are blocked for {left} s more"
+    )
+}
+
+/// The warning a decision carries when the shared state failed open.
+fn state_warning(e: &crate::state::StateError) -> palisade_protocol::Finding {
+    let mut f = palisade_protocol::Finding::new(
+        "state",
+        "state",
+        palisade_protocol::FindingAction::Warn,
+    )
+    .with_message(format!(
+        "{e}: the rate limit and circuit breaker were not applied (state.redis.on_error: allow)"
+    ));
+    f.reason_code = "state.unavailable".to_owned();
+    f
 }
 
 /// SHA-256 of a key.

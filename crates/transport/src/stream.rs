@@ -48,7 +48,8 @@ pub(crate) async fn check_stream(
         ));
     }
     // The same admission as a single check: rate limit, circuit breaker.
-    if let Some(mut refused) = service.admission(&caller, &request).await? {
+    let admitted = service.admission(&caller, &request).await?;
+    if let Some(mut refused) = admitted.refused {
         refused.is_final = Some(true);
         return Ok(ndjson(Body::from(line_of(&refused))));
     }
@@ -56,7 +57,15 @@ pub(crate) async fn check_stream(
     // answer starts only once it is known to be valid.
     let (tx, rx) = mpsc::channel::<Bytes>(16);
     let (opened, started) = oneshot::channel();
-    tokio::spawn(run(service, caller, request, lines, tx, opened));
+    tokio::spawn(run(
+        service,
+        caller,
+        request,
+        lines,
+        tx,
+        opened,
+        admitted.warning,
+    ));
     match started.await {
         Ok(Ok(())) => {}
         Ok(Err(invalid)) => return Err(invalid),
@@ -79,6 +88,7 @@ async fn run(
     mut lines: Lines,
     tx: mpsc::Sender<Bytes>,
     opened: oneshot::Sender<Result<(), ApiError>>,
+    warning: Option<palisade_protocol::Finding>,
 ) {
     let mut stream = match caller.guard.stream(Some(&caller.tenant), &request) {
         Ok(stream) => {
@@ -122,8 +132,12 @@ async fn run(
     }
     let started = std::time::Instant::now();
     match stream.finish().await {
-        Ok(d) => {
-            service.count_decision(&caller.tenant, Stage::Output, &d, started.elapsed());
+        Ok(mut d) => {
+            // The shared state's failure, when it failed open.
+            d.warnings.extend(warning);
+            service
+                .count_decision(&caller.tenant, Stage::Output, &d, started.elapsed())
+                .await;
             let _ = tx.send(Bytes::from(line_of(&d))).await;
         }
         Err(e) => {

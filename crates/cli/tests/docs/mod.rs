@@ -115,6 +115,7 @@ const CONFIG_SECTIONS: &[&str] = &[
     "limits",
     "rate_limits",
     "circuit_breaker",
+    "state",
     "playground",
     "strict_requests",
 ];

@@ -1,0 +1,286 @@
+//! Several `palisade serve` processes sharing one real Redis server
+//! (`state.redis`): one rate limit and one circuit breaker between them,
+//! the configured fail mode while Redis is down, and recovery when it comes
+//! back. Needs `redis-server` (Debian's `redis-server`; `.ci/run` installs
+//! it); skipped with a note without it, unless `PALISADE_DOCS_RUN_ALL` is
+//! set (as in CI), where its absence fails.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::util::{TempDir, arg, serve};
+
+/// A `redis-server` on a free port, without persistence.
+struct Redis {
+    child: Child,
+    port: u16,
+}
+
+impl Redis {
+    fn start(port: u16) -> Option<Self> {
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let redis = Redis { child, port };
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(10) {
+            if redis.ping() {
+                return Some(redis);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("redis-server did not answer on port {port}");
+    }
+
+    fn ping(&self) -> bool {
+        let Ok(mut s) = TcpStream::connect(("127.0.0.1", self.port)) else {
+            return false;
+        };
+        let _ = s.set_read_timeout(Some(Duration::from_secs(1)));
+        let mut buf = [0u8; 7];
+        s.write_all(b"PING\r\n").is_ok() && s.read_exact(&mut buf).is_ok() && &buf == b"+PONG\r\n"
+    }
+
+    fn stop(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn have_redis() -> bool {
+    let found = Command::new("redis-server")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        assert!(
+            std::env::var_os("PALISADE_DOCS_RUN_ALL").is_none(),
+            "redis-server is not installed"
+        );
+        eprintln!("skipped: redis-server is not installed");
+    }
+    found
+}
+
+/// `POST path` with a JSON body: the status and the parsed answer.
+fn post(addr: &str, path: &str, body: &Value) -> (u16, Value) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    let body = body.to_string();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    let status = answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or("");
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+fn get(addr: &str, path: &str) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+fn stop(mut child: Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let _ = child.wait();
+}
+
+fn config(dir: &TempDir, port: u16, on_error: &str, extra: &str) -> std::path::PathBuf {
+    dir.write(
+        "policy.yaml",
+        "checks:\n  - { id: no-bluebird, stage: input, type: blocklist, words: [bluebird] }\n",
+    );
+    dir.write(
+        "palisade.yaml",
+        format!(
+            "policy: policy.yaml\nstate: {{ redis: {{ url: 'redis://127.0.0.1:{port}', prefix: 'test:', timeout_ms: 200, on_error: {on_error} }} }}\naudit: {{ path: audit.jsonl }}\n{extra}"
+        ),
+    )
+}
+
+#[test]
+fn two_replicas_share_one_rate_limit() {
+    if !have_redis() {
+        return;
+    }
+    let redis = Redis::start(free_port()).unwrap();
+    let dir = TempDir::new("replicas-limit");
+    let cfg = config(
+        &dir,
+        redis.port,
+        "block",
+        "rate_limits: { per_agent: { requests: 5, per_secs: 3600 } }\n",
+    );
+    let (a, addr_a) = serve(&["--config", arg(&cfg)], Some(dir.path()), &[]);
+    let cfg_b = dir.write(
+        "b.yaml",
+        std::fs::read_to_string(&cfg)
+            .unwrap()
+            .replace("audit.jsonl", "audit-b.jsonl"),
+    );
+    let (b, addr_b) = serve(&["--config", arg(&cfg_b)], Some(dir.path()), &[]);
+    let from = |agent: &str| json!({"agent": {"id": agent}, "content": "hello"});
+    let mut allowed = 0;
+    for i in 0..12 {
+        let addr = if i % 2 == 0 { &addr_a } else { &addr_b };
+        let (status, body) = post(addr, "/v1/check", &from("agent-1"));
+        match status {
+            200 => allowed += 1,
+            429 => assert_eq!(body["error"]["code"], "rate_limited", "{body}"),
+            other => panic!("status {other}: {body}"),
+        }
+    }
+    assert_eq!(allowed, 5, "exactly `requests` between the two replicas");
+    // Another agent has its own bucket, on either replica.
+    assert_eq!(post(&addr_b, "/v1/check", &from("agent-2")).0, 200);
+    stop(a);
+    stop(b);
+}
+
+#[test]
+fn a_breaker_opened_by_one_replica_is_open_on_the_other() {
+    if !have_redis() {
+        return;
+    }
+    let redis = Redis::start(free_port()).unwrap();
+    let dir = TempDir::new("replicas-breaker");
+    let cfg = config(
+        &dir,
+        redis.port,
+        "block",
+        "circuit_breaker: { window_secs: 60, min_requests: 4, threshold: 0.5, cooldown_secs: 60 }\n",
+    );
+    let (a, addr_a) = serve(&["--config", arg(&cfg)], Some(dir.path()), &[]);
+    let cfg_b = dir.write(
+        "b.yaml",
+        std::fs::read_to_string(&cfg)
+            .unwrap()
+            .replace("audit.jsonl", "audit-b.jsonl"),
+    );
+    let (b, addr_b) = serve(&["--config", arg(&cfg_b)], Some(dir.path()), &[]);
+    for _ in 0..4 {
+        let (s, d) = post(&addr_a, "/v1/check", &json!({"content": "bluebird"}));
+        assert_eq!((s, &d["decision"]), (200, &json!("block")), "{d}");
+    }
+    let (s, d) = post(&addr_b, "/v1/check", &json!({"content": "hello"}));
+    assert_eq!(s, 200);
+    assert_eq!(d["reasonCode"], "guardrail.circuit_open", "{d}");
+    let metrics = get(&addr_b, "/metrics");
+    assert!(
+        metrics.contains("palisade_circuit_breaker_state{tenant=\"default\"} 1"),
+        "{metrics}"
+    );
+    assert!(metrics.contains("palisade_state_up 1"), "{metrics}");
+    stop(a);
+    stop(b);
+}
+
+#[test]
+fn redis_down_fails_as_configured_and_recovers_when_it_returns() {
+    if !have_redis() {
+        return;
+    }
+    let port = free_port();
+    let redis = Redis::start(port).unwrap();
+    let dir = TempDir::new("replicas-down");
+    let limits = "rate_limits: { per_agent: { requests: 1000, per_secs: 60 } }\n";
+    let closed = config(&dir, port, "block", limits);
+    let (a, addr_a) = serve(&["--config", arg(&closed)], Some(dir.path()), &[]);
+    let open_cfg = dir.write(
+        "open.yaml",
+        std::fs::read_to_string(&closed)
+            .unwrap()
+            .replace("on_error: block", "on_error: allow")
+            .replace("audit.jsonl", "audit-open.jsonl"),
+    );
+    let (b, addr_b) = serve(&["--config", arg(&open_cfg)], Some(dir.path()), &[]);
+    let hello = json!({"agent": {"id": "x"}, "content": "hello"});
+    assert_eq!(post(&addr_a, "/v1/check", &hello).1["decision"], "allow");
+
+    redis.stop();
+    // Fail closed: refused, with the reason, audited.
+    let (s, d) = post(&addr_a, "/v1/check", &hello);
+    assert_eq!((s, &d["decision"]), (200, &json!("block")), "{d}");
+    assert_eq!(d["reasonCode"], "state.unavailable", "{d}");
+    // Fail open: decided, with a warning saying what was skipped.
+    let (s, d) = post(&addr_b, "/v1/check", &hello);
+    assert_eq!((s, &d["decision"]), (200, &json!("allow")), "{d}");
+    assert_eq!(d["warnings"][0]["reasonCode"], "state.unavailable", "{d}");
+    let metrics = get(&addr_a, "/metrics");
+    assert!(metrics.contains("palisade_state_up 0"), "{metrics}");
+    assert!(
+        !metrics.contains("palisade_state_errors_total 0"),
+        "{metrics}"
+    );
+
+    // Redis comes back on the same port: both recover by themselves.
+    let _again = Redis::start(port).unwrap();
+    let started = Instant::now();
+    loop {
+        let (_, d) = post(&addr_a, "/v1/check", &hello);
+        if d["decision"] == "allow" {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "no recovery: {d}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (_, d) = post(&addr_b, "/v1/check", &hello);
+    assert_eq!(d["warnings"], json!([]), "{d}");
+    assert!(get(&addr_a, "/metrics").contains("palisade_state_up 1"));
+    stop(a);
+    stop(b);
+    // Every answered decision has its record.
+    let records = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
+    assert!(
+        records.lines().count() >= 3,
+        "the refused and the allowed decisions are audited: {records}"
+    );
+    assert!(
+        records.contains("state.unavailable") || records.contains("\"block\""),
+        "{records}"
+    );
+}
