@@ -175,8 +175,24 @@ impl Guard {
         tenant: Option<&str>,
         request: &CheckRequest,
     ) -> Result<Decision, GuardError> {
+        self.check_with_limits(tenant, request, None).await
+    }
+
+    /// [`Guard::check_for`] with the policy's `rate_limit` checks answered
+    /// by the caller, which keeps their counters elsewhere (shared by
+    /// several processes): pairs of check index and whether the limit is
+    /// over, for the checks [`Engine::rate_limit_keys`] names.
+    pub async fn check_with_limits(
+        &self,
+        tenant: Option<&str>,
+        request: &CheckRequest,
+        over: Option<&[(usize, bool)]>,
+    ) -> Result<Decision, GuardError> {
         self.refuse_unknown(request)?;
-        let evaluation = self.engine.begin(request)?;
+        let evaluation = match over {
+            Some(over) => self.engine.begin_with_limits(request, over)?,
+            None => self.engine.begin(request)?,
+        };
         let pending = evaluation.pending().to_vec();
         let outcomes = if pending.is_empty() {
             Vec::new()

@@ -16,7 +16,7 @@ use palisade_protocol::{
 use crate::engine::{Engine, StageData};
 use crate::error::RequestError;
 use crate::policy::kinds::{Context, Form};
-use crate::policy::{Check, OnFail};
+use crate::policy::{Check, CheckKind, OnFail};
 use crate::scan::Sink;
 pub use notes::closest_member;
 pub(crate) use strings::{FieldKind, for_each_string};
@@ -321,7 +321,11 @@ impl Evaluation {
     clippy::indexing_slicing,
     reason = "check, hit and field indices come from this evaluation's own tables, which hold one entry per check, hit or field"
 )]
-pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluation, RequestError> {
+pub(crate) fn begin(
+    engine: &Engine,
+    request: &CheckRequest,
+    limits: Option<&[(usize, bool)]>,
+) -> Result<Evaluation, RequestError> {
     let started = Instant::now();
     request.validate().map_err(RequestError::Invalid)?;
     let stage = request.effective_stage();
@@ -431,6 +435,7 @@ pub(crate) fn begin(engine: &Engine, request: &CheckRequest) -> Result<Evaluatio
         &mut rec.hits,
         &mut fields,
         open.as_ref().and_then(|o| o.session()),
+        limits,
     );
     hide_matched_keys(engine, request, &rec.hits, &mut fields);
     let mut decision = build(engine, request, stage, &rec.hits, &fields, &[]);
@@ -508,10 +513,26 @@ pub(crate) fn finish(
     decision
 }
 
+/// A counter of a policy `rate_limit` check that a request takes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RateLimitKey {
+    /// The check's index in the policy.
+    pub check: usize,
+    /// The check's id.
+    pub check_id: String,
+    /// The counter's key within the check (its `per` parts of the request).
+    pub key: String,
+    /// Requests allowed in the window.
+    pub max: u32,
+    /// The window, in milliseconds.
+    pub window_ms: u64,
+}
+
 /// Evaluates a request without a runtime for async checks: each async
 /// check that would run fails as "no service configured".
 pub(crate) fn evaluate(engine: &Engine, request: &CheckRequest) -> Result<Decision, RequestError> {
-    let evaluation = begin(engine, request)?;
+    let evaluation = begin(engine, request, None)?;
     let outcomes: Vec<(usize, AsyncOutcome)> = evaluation
         .pending()
         .iter()
@@ -563,7 +584,74 @@ impl Engine {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn begin(&self, request: &CheckRequest) -> Result<Evaluation, RequestError> {
-        begin(self, request)
+        begin(self, request, None)
+    }
+
+    /// The counters the policy's `rate_limit` checks would take this
+    /// request from (the checks that run for it), for a runtime that keeps
+    /// them elsewhere — shared by several processes — and answers with
+    /// [`Engine::begin_with_limits`].
+    ///
+    /// ```
+    /// use palisade_engine::Engine;
+    /// use palisade_protocol::CheckRequest;
+    /// use serde_json::json;
+    ///
+    /// let engine = Engine::from_yaml_str(
+    ///     "checks:\n  - { id: calls, stage: tool_use, type: rate_limit, max: 2, window_secs: 60, per: [agent] }\n",
+    /// )?;
+    /// let request = CheckRequest::tool_use("bash", json!({})).with_agent_id("a-1");
+    /// let keys = engine.rate_limit_keys(&request)?;
+    /// assert_eq!((keys[0].check_id.as_str(), keys[0].max, keys[0].window_ms), ("calls", 2, 60_000));
+    /// // The runtime's counter says the limit is over: the check fires.
+    /// let decision = engine.finish(&request, engine.begin_with_limits(&request, &[(keys[0].check, true)])?, &[]);
+    /// assert_eq!(decision.violations[0].check_id, "calls");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn rate_limit_keys(
+        &self,
+        request: &CheckRequest,
+    ) -> Result<Vec<RateLimitKey>, RequestError> {
+        let stage = request.effective_stage();
+        let active = self.active(request, stage)?;
+        let data = self.stage_data(stage)?;
+        let mut out = Vec::new();
+        for &c in &data.checks {
+            let c = c as usize;
+            if !active.get(c).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(check) = self.policy.checks.get(c) else {
+                continue;
+            };
+            if let CheckKind::RateLimit {
+                max,
+                window_secs,
+                per,
+            } = &check.kind
+            {
+                out.push(RateLimitKey {
+                    check: c,
+                    check_id: check.id.clone(),
+                    key: crate::policy::kinds::rate_limit::key(request, per),
+                    max: *max,
+                    window_ms: window_secs.saturating_mul(1000),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// [`Engine::begin`] with the policy's `rate_limit` checks answered by
+    /// the caller (pairs of check index and whether the limit is over, as
+    /// [`Engine::rate_limit_keys`] named them) instead of the engine's own
+    /// counters; a check without an answer uses the engine's.
+    pub fn begin_with_limits(
+        &self,
+        request: &CheckRequest,
+        over: &[(usize, bool)],
+    ) -> Result<Evaluation, RequestError> {
+        begin(self, request, Some(over))
     }
 
     /// The decision of an evaluation with its async checks' outcomes
@@ -658,6 +746,7 @@ fn structural(
     hits: &mut Vec<Hit>,
     fields: &mut Vec<Field>,
     session: Option<&crate::session::Session>,
+    limits: Option<&[(usize, bool)]>,
 ) {
     let mut cx = Context::new(request, stage, engine.clock.now_millis());
     cx.session = session;
@@ -669,6 +758,11 @@ fn structural(
             continue;
         };
         cx.limiter = engine.limiters[c as usize].as_deref();
+        cx.limit_over = limits.and_then(|l| {
+            l.iter()
+                .find(|(check, _)| *check == c as usize)
+                .map(|&(_, over)| over)
+        });
         let Some(found) = check.first_hit(&mut cx) else {
             continue;
         };

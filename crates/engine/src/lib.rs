@@ -44,7 +44,7 @@ pub const DEFAULT_POLICY: &str = include_str!("default_policy.yaml");
 pub use error::{PolicyError, PolicyErrors, RequestError};
 pub use eval::closest_member;
 pub use eval::stream;
-pub use eval::{AsyncOutcome, Evaluation, default_replacement};
+pub use eval::{AsyncOutcome, Evaluation, RateLimitKey, default_replacement};
 pub use policy::read::json_type;
 pub use policy::{Check, CheckKind, CheckType, OnError, OnFail, Policy};
 pub use ratelimit::{Clock, SystemClock};

@@ -482,19 +482,18 @@ impl Service {
         request: &CheckRequest,
     ) -> Result<Decision, DecideError> {
         let started = std::time::Instant::now();
-        let admitted = self.admission(caller, request).await?;
+        let admitted = self.admission(caller, request, true).await?;
         if let Some(refused) = admitted.refused {
             return Ok(refused);
         }
+        let warnings: Vec<palisade_protocol::Finding> = admitted.warning.into_iter().collect();
         let decision = caller
             .guard
-            .check_for(Some(&caller.tenant), request)
+            .check_with_limits(Some(&caller.tenant), request, admitted.over.as_deref())
             .await
             .map_err(DecideError::from_guard)?;
         let mut decision = decision;
-        if let Some(w) = admitted.warning {
-            decision.warnings.push(w);
-        }
+        decision.warnings.extend(warnings);
         self.count_decision(
             &caller.tenant,
             request.effective_stage(),
@@ -511,15 +510,20 @@ impl Service {
     /// the breaker is open or the shared state failed closed: the refusal,
     /// built by the engine and audited; else the guard may decide, with
     /// `warning` added to its decision when the shared state failed open.
+    /// `windows`: whether the policy's `rate_limit` checks are counted in
+    /// the shared state (not for a streamed answer, whose checks run in the
+    /// guard's stream).
     pub(crate) async fn admission(
         &self,
         caller: &Caller,
         request: &CheckRequest,
+        windows: bool,
     ) -> Result<Admitted, DecideError> {
         let started = std::time::Instant::now();
         let agent = request.agent.as_ref().and_then(|a| a.id.as_deref());
         let bucket = bucket(agent, caller.key.as_deref());
         let mut warning = None;
+        let mut over = None;
         let refusal: Option<(&str, String)> = match &self.shared {
             None => {
                 self.admit(&caller.tenant, &bucket)?;
@@ -531,9 +535,20 @@ impl Service {
                 }
             }
             Some((shared, on_error)) => {
-                match self.shared_admit(shared, &caller.tenant, &bucket).await {
-                    Ok(Ok(None)) => None,
-                    Ok(Ok(Some(left))) => {
+                let windows = if windows {
+                    caller.guard.engine().rate_limit_keys(request)?
+                } else {
+                    Vec::new()
+                };
+                match self
+                    .shared_admit(shared, &caller.tenant, &bucket, &windows)
+                    .await
+                {
+                    Ok(Ok((None, answered))) => {
+                        over = Some(answered);
+                        None
+                    }
+                    Ok(Ok((Some(left), _))) => {
                         Some(("guardrail.circuit_open", open_message(&caller.tenant, left)))
                     }
                     Ok(Err(limited)) => {
@@ -551,7 +566,7 @@ impl Service {
                             _ => Some((
                                 "state.unavailable",
                                 format!(
-                                    "{e}: the rate limit and circuit breaker cannot be applied, so the request is refused (state.redis.on_error: block)"
+                                    "{e}: the rate limits and circuit breaker cannot be applied, so the request is refused (state.redis.on_error: block)"
                                 ),
                             )),
                         }
@@ -563,8 +578,29 @@ impl Service {
             return Ok(Admitted {
                 refused: None,
                 warning,
+                over,
             });
         };
+        let refused = self
+            .refuse(caller, request, reason, message, started)
+            .await?;
+        Ok(Admitted {
+            refused: Some(refused),
+            warning: None,
+            over: None,
+        })
+    }
+
+    /// A refusal built by the engine (`reason` its reasonCode), audited and
+    /// counted like any decision.
+    async fn refuse(
+        &self,
+        caller: &Caller,
+        request: &CheckRequest,
+        reason: &str,
+        message: String,
+        started: std::time::Instant,
+    ) -> Result<Decision, DecideError> {
         let mut refused = caller.guard.engine().refuse(request, reason, message)?;
         caller
             .guard
@@ -577,41 +613,52 @@ impl Service {
             &refused,
             started.elapsed(),
         );
-        Ok(Admitted {
-            refused: Some(refused),
-            warning: None,
-        })
+        Ok(refused)
     }
 
-    /// The rate limit and breaker in Redis: `Ok(Ok(Some(seconds)))` while
-    /// the breaker is open.
+    /// The rate limit, the breaker and the policy's `rate_limit` windows in
+    /// Redis, in one round trip (none when nothing is configured):
+    /// `Ok(Ok((Some(seconds), _)))` while the breaker is open, else the
+    /// windows' answers.
     async fn shared_admit(
         &self,
         shared: &crate::state::Shared,
         tenant: &str,
         bucket: &str,
-    ) -> Result<Result<Option<u64>, RateLimited>, crate::state::StateError> {
-        if let Some(r) = &self.config.rate_limits
-            && let Err(limited) = shared
-                .take(tenant, bucket, r.per_agent.requests, r.per_agent.per_secs)
-                .await?
-        {
-            self.metrics.state_result(true);
+        windows: &[palisade_engine::RateLimitKey],
+    ) -> Result<Result<(Option<u64>, Vec<(usize, bool)>), RateLimited>, crate::state::StateError>
+    {
+        let rate = self
+            .config
+            .rate_limits
+            .as_ref()
+            .map(|r| (r.per_agent.requests, r.per_agent.per_secs));
+        let breaker = self
+            .config
+            .circuit_breaker
+            .as_ref()
+            .filter(|_| self.breaker(tenant).is_some());
+        if rate.is_none() && breaker.is_none() && windows.is_empty() {
+            return Ok(Ok((None, Vec::new())));
+        }
+        let answer = shared.admit(tenant, bucket, rate, breaker, windows).await?;
+        self.metrics.state_result(true);
+        if let Some(limited) = answer.limited {
             return Ok(Err(limited));
         }
-        let mut left = None;
-        if let (Some(config), true) = (&self.config.circuit_breaker, self.breaker(tenant).is_some())
-        {
-            match shared.admit(tenant, config).await? {
-                Ok(state) => self.saw_breaker(tenant, state),
-                Err(secs) => {
-                    self.saw_breaker(tenant, BreakerState::Open);
-                    left = Some(secs);
+        let left = match answer.breaker {
+            Ok(state) => {
+                if breaker.is_some() {
+                    self.saw_breaker(tenant, state);
                 }
+                None
             }
-        }
-        self.metrics.state_result(true);
-        Ok(Ok(left))
+            Err(secs) => {
+                self.saw_breaker(tenant, BreakerState::Open);
+                Some(secs)
+            }
+        };
+        Ok(Ok((left, answer.over)))
     }
 
     /// Takes one request from the bucket of `rate_limits` the request
@@ -788,6 +835,8 @@ impl Service {
 pub(crate) struct Admitted {
     pub(crate) refused: Option<Decision>,
     pub(crate) warning: Option<palisade_protocol::Finding>,
+    /// The policy's `rate_limit` checks as the shared state answered them.
+    pub(crate) over: Option<Vec<(usize, bool)>>,
 }
 
 /// The rate-limit bucket a request counts against: its agent's; without an

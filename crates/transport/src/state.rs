@@ -17,27 +17,75 @@ use crate::breaker::State;
 use crate::config::{CircuitBreaker, RedisState};
 use crate::limit::RateLimited;
 
+/// What Redis answered for a request's admission.
+#[derive(Debug)]
+pub(crate) struct Admission {
+    /// Over its rate limit (nothing else was looked at).
+    pub(crate) limited: Option<RateLimited>,
+    /// The breaker: its state, or the seconds it stays open.
+    pub(crate) breaker: Result<State, u64>,
+    /// For each policy `rate_limit` window: the check, and whether over.
+    pub(crate) over: Vec<(usize, bool)>,
+}
+
 /// Redis could not answer: unreachable, too slow, or an error reply.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("shared state unavailable: {0}")]
 pub struct StateError(pub String);
 
-/// GCRA over Redis's clock: `KEYS[1]` holds the bucket's theoretical
-/// arrival time (ms). 0: let through; otherwise the ms to wait.
-const TAKE: &str = r"
+/// Everything a request is admitted by, in one round trip on Redis's
+/// clock. KEYS: the rate-limit bucket (GCRA: its theoretical arrival time,
+/// ms), the breaker's opened-at and half-open keys, then one sorted set of
+/// request times per policy `rate_limit` window. ARGV: the bucket's
+/// interval (ms; 0: no rate limit) and burst, the breaker's cool-down (ms;
+/// -1: no breaker), the request's unique id, then each window's max and
+/// length (ms). `{ms to wait, breaker state, ms the breaker stays open,
+/// over?…}`: a request over the rate limit stops there, uncounted.
+const ADMIT: &str = r"
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local interval = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local tat = tonumber(redis.call('GET', KEYS[1]) or now)
-if tat < now then tat = now end
-local tolerance = interval * (burst - 1)
-if tat - now > tolerance then
-  return tat - tolerance - now
+if interval > 0 then
+  local burst = tonumber(ARGV[2])
+  local tat = tonumber(redis.call('GET', KEYS[1]) or now)
+  if tat < now then tat = now end
+  local tolerance = interval * (burst - 1)
+  if tat - now > tolerance then
+    return {tat - tolerance - now, 0, 0}
+  end
+  local next = tat + interval
+  redis.call('SET', KEYS[1], next, 'PX', next - now + 1000)
 end
-local next = tat + interval
-redis.call('SET', KEYS[1], next, 'PX', next - now + 1000)
-return 0
+local cooldown = tonumber(ARGV[3])
+local state = 0
+if cooldown >= 0 then
+  local opened = redis.call('GET', KEYS[2])
+  if opened then
+    local since = now - tonumber(opened)
+    if since < cooldown then
+      return {0, 1, cooldown - since}
+    end
+    redis.call('DEL', KEYS[2])
+    redis.call('SET', KEYS[3], '1')
+  end
+  if redis.call('EXISTS', KEYS[3]) == 1 then state = 2 end
+end
+local out = {0, state, 0}
+local id = ARGV[4]
+for i = 4, #KEYS do
+  local j = 5 + (i - 4) * 2
+  local max = tonumber(ARGV[j])
+  local window = tonumber(ARGV[j + 1])
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
+  if redis.call('ZCARD', KEYS[i]) >= max then
+    out[#out + 1] = 1
+  else
+    redis.call('ZADD', KEYS[i], now, id)
+    redis.call('PEXPIRE', KEYS[i], window)
+    out[#out + 1] = 0
+  end
+end
+return out
 ";
 
 /// Shared by the breaker's scripts: the time, and the state after an ended
@@ -61,11 +109,6 @@ if opened then
 end
 if state == 0 and redis.call('EXISTS', KEYS[2]) == 1 then state = 2 end
 ";
-
-/// `{state, ms left}`: 0 closed, 1 open, 2 half-open.
-fn admit_script() -> String {
-    format!("{BREAKER_NOW}\nreturn {{state, left}}")
-}
 
 /// Counts one decision (ARGV[5]: 1 when blocked) in per-second fields of
 /// two hashes (KEYS[3] totals, KEYS[4] blocked) and opens or closes the
@@ -117,7 +160,6 @@ pub(crate) struct Shared {
     connection: ConnectionManager,
     prefix: String,
     timeout: Duration,
-    take: Script,
     admit: Script,
     record: Script,
 }
@@ -148,8 +190,7 @@ impl Shared {
             connection,
             prefix: config.prefix.clone(),
             timeout,
-            take: Script::new(TAKE),
-            admit: Script::new(&admit_script()),
+            admit: Script::new(ADMIT),
             record: Script::new(&record_script()),
         })
     }
@@ -179,29 +220,6 @@ impl Shared {
         }
     }
 
-    /// Takes one request from a (tenant, bucket) token bucket of `requests`
-    /// per `per_secs`.
-    pub(crate) async fn take(
-        &self,
-        tenant: &str,
-        bucket: &str,
-        requests: u32,
-        per_secs: u64,
-    ) -> Result<Result<(), RateLimited>, StateError> {
-        let burst = u64::from(requests.max(1));
-        let interval = (per_secs.max(1) * 1000).div_ceil(burst).max(1);
-        let mut invocation = self.take.key(self.key("rl", &[tenant, bucket]));
-        invocation.arg(interval).arg(burst);
-        let wait: u64 = self.run(invocation).await?;
-        Ok(if wait == 0 {
-            Ok(())
-        } else {
-            Err(RateLimited {
-                retry_after_secs: wait.div_ceil(1000).max(1),
-            })
-        })
-    }
-
     fn breaker_keys(&self, tenant: &str) -> [String; 4] {
         [
             self.key("cb-opened", &[tenant]),
@@ -211,23 +229,61 @@ impl Shared {
         ]
     }
 
-    /// The tenant's breaker before a decision: `Err(seconds left)` while
-    /// open.
+    /// Admits a request in one round trip: its (tenant, bucket) token
+    /// bucket of `rate` (requests per seconds), the tenant's `breaker`, and
+    /// the policy's `rate_limit` windows it takes from.
     pub(crate) async fn admit(
         &self,
         tenant: &str,
-        config: &CircuitBreaker,
-    ) -> Result<Result<State, u64>, StateError> {
+        bucket: &str,
+        rate: Option<(u32, u64)>,
+        breaker: Option<&CircuitBreaker>,
+        windows: &[palisade_engine::RateLimitKey],
+    ) -> Result<Admission, StateError> {
         let [opened, half, _, _] = self.breaker_keys(tenant);
-        let mut invocation = self.admit.key(opened);
+        let mut invocation = self.admit.key(self.key("rl", &[tenant, bucket]));
+        invocation.key(opened).key(half);
+        for w in windows {
+            invocation.key(self.key("rlc", &[tenant, &w.check_id, &w.key]));
+        }
+        let (interval, burst) = match rate {
+            Some((requests, per_secs)) => {
+                let burst = u64::from(requests.max(1));
+                ((per_secs.max(1) * 1000).div_ceil(burst).max(1), burst)
+            }
+            None => (0, 1),
+        };
+        let cooldown: i64 = breaker.map_or(-1, |b| {
+            i64::try_from(b.cooldown_secs.saturating_mul(1000)).unwrap_or(i64::MAX)
+        });
         invocation
-            .key(half)
-            .arg(config.cooldown_secs.saturating_mul(1000));
-        let (state, left): (u8, u64) = self.run(invocation).await?;
-        Ok(match state {
-            1 => Err(left.div_ceil(1000).max(1)),
+            .arg(interval)
+            .arg(burst)
+            .arg(cooldown)
+            .arg(uuid::Uuid::now_v7().to_string());
+        for w in windows {
+            invocation.arg(w.max).arg(w.window_ms.max(1));
+        }
+        let answer: Vec<i64> = self.run(invocation).await?;
+        let at = |i: usize| answer.get(i).copied().unwrap_or(0);
+        let wait = u64::try_from(at(0)).unwrap_or(0);
+        let limited = (wait > 0).then(|| RateLimited {
+            retry_after_secs: wait.div_ceil(1000).max(1),
+        });
+        let breaker = match at(1) {
+            1 => Err(u64::try_from(at(2)).unwrap_or(0).div_ceil(1000).max(1)),
             2 => Ok(State::HalfOpen),
             _ => Ok(State::Closed),
+        };
+        let over = windows
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| answer.get(3 + i).map(|&o| (w.check, o == 1)))
+            .collect();
+        Ok(Admission {
+            limited,
+            breaker,
+            over,
         })
     }
 

@@ -48,7 +48,7 @@ pub(crate) async fn check_stream(
         ));
     }
     // The same admission as a single check: rate limit, circuit breaker.
-    let admitted = service.admission(&caller, &request).await?;
+    let admitted = service.admission(&caller, &request, false).await?;
     if let Some(mut refused) = admitted.refused {
         refused.is_final = Some(true);
         return Ok(ndjson(Body::from(line_of(&refused))));

@@ -284,3 +284,49 @@ fn redis_down_fails_as_configured_and_recovers_when_it_returns() {
         "{records}"
     );
 }
+
+#[test]
+fn the_policys_rate_limit_checks_hold_across_replicas() {
+    if !have_redis() {
+        return;
+    }
+    let redis = Redis::start(free_port()).unwrap();
+    let dir = TempDir::new("replicas-policy-limit");
+    let cfg = config(&dir, redis.port, "block", "");
+    dir.write(
+        "policy.yaml",
+        "checks:\n  - { id: per-agent, stage: input, type: rate_limit, max: 3, window_secs: 3600, per: [agent] }\n",
+    );
+    let (a, addr_a) = serve(&["--config", arg(&cfg)], Some(dir.path()), &[]);
+    let cfg_b = dir.write(
+        "b.yaml",
+        std::fs::read_to_string(&cfg)
+            .unwrap()
+            .replace("audit.jsonl", "audit-b.jsonl"),
+    );
+    let (b, addr_b) = serve(&["--config", arg(&cfg_b)], Some(dir.path()), &[]);
+    let hello = |agent: &str| json!({"agent": {"id": agent}, "content": "hello"});
+    let mut decisions = Vec::new();
+    for i in 0..8 {
+        let addr = if i % 2 == 0 { &addr_a } else { &addr_b };
+        let (s, d) = post(addr, "/v1/check", &hello("agent-1"));
+        assert_eq!(s, 200, "{d}");
+        decisions.push(d["decision"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(
+        decisions,
+        [
+            "allow", "allow", "allow", "block", "block", "block", "block", "block"
+        ],
+        "three in the window, counted once for both replicas"
+    );
+    let (_, d) = post(&addr_a, "/v1/check", &hello("agent-1"));
+    assert_eq!(d["violations"][0]["checkId"], "per-agent", "{d}");
+    assert_eq!(
+        post(&addr_b, "/v1/check", &hello("agent-2")).1["decision"],
+        "allow",
+        "another agent's window"
+    );
+    stop(a);
+    stop(b);
+}

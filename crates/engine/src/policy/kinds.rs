@@ -19,7 +19,7 @@ mod mcp;
 mod moderation;
 mod path;
 pub(crate) mod pii;
-mod rate_limit;
+pub(crate) mod rate_limit;
 mod regex;
 mod schema;
 pub(crate) mod secrets;
@@ -143,6 +143,9 @@ pub(crate) struct Context<'a> {
     bindings: Option<Bindings>,
     /// The counters of the rate limit being evaluated.
     pub(crate) limiter: Option<&'a Limiter>,
+    /// Whether the rate limit being evaluated is over, as a runtime that
+    /// keeps the counters elsewhere answered ([`crate::Engine::begin_with_limits`]).
+    pub(crate) limit_over: Option<bool>,
     /// The request's session so far, for flow checks (absent without a
     /// `sessionId`, or before its first step).
     pub(crate) session: Option<&'a crate::session::Session>,
@@ -157,6 +160,7 @@ impl<'a> Context<'a> {
             stage,
             bindings: None,
             limiter: None,
+            limit_over: None,
             session: None,
             now_millis,
         }
