@@ -28,12 +28,14 @@ pub struct SessionLimits {
 }
 
 impl Default for SessionLimits {
-    /// One hour, 10,000 sessions, 256 KiB per session.
+    /// One hour, 4,096 sessions, 128 KiB of text per session (and as much
+    /// again of values kept from text let go of): at most 1 GiB per
+    /// tenant under a flood.
     fn default() -> Self {
         Self {
             ttl_secs: 3600,
-            max_sessions: 10_000,
-            max_session_bytes: 256 * 1024,
+            max_sessions: 4096,
+            max_session_bytes: 128 * 1024,
         }
     }
 }
