@@ -139,6 +139,20 @@ fn config(dir: &TempDir, port: u16, on_error: &str, extra: &str) -> std::path::P
     )
 }
 
+/// Two `palisade serve` processes on `cfg` (the second with its own audit
+/// log): each child and the address it listens on.
+fn two_replicas(dir: &TempDir, cfg: &std::path::Path) -> [(Child, String); 2] {
+    let a = serve(&["--config", arg(cfg)], Some(dir.path()), &[]);
+    let cfg_b = dir.write(
+        "b.yaml",
+        std::fs::read_to_string(cfg)
+            .unwrap()
+            .replace("audit.jsonl", "audit-b.jsonl"),
+    );
+    let b = serve(&["--config", arg(&cfg_b)], Some(dir.path()), &[]);
+    [a, b]
+}
+
 #[test]
 fn two_replicas_share_one_rate_limit() {
     if !have_redis() {
@@ -152,14 +166,7 @@ fn two_replicas_share_one_rate_limit() {
         "block",
         "rate_limits: { per_agent: { requests: 5, per_secs: 3600 } }\n",
     );
-    let (a, addr_a) = serve(&["--config", arg(&cfg)], Some(dir.path()), &[]);
-    let cfg_b = dir.write(
-        "b.yaml",
-        std::fs::read_to_string(&cfg)
-            .unwrap()
-            .replace("audit.jsonl", "audit-b.jsonl"),
-    );
-    let (b, addr_b) = serve(&["--config", arg(&cfg_b)], Some(dir.path()), &[]);
+    let [(a, addr_a), (b, addr_b)] = two_replicas(&dir, &cfg);
     let from = |agent: &str| json!({"agent": {"id": agent}, "content": "hello"});
     let mut allowed = 0;
     for i in 0..12 {
@@ -191,14 +198,7 @@ fn a_breaker_opened_by_one_replica_is_open_on_the_other() {
         "block",
         "circuit_breaker: { window_secs: 60, min_requests: 4, threshold: 0.5, cooldown_secs: 60 }\n",
     );
-    let (a, addr_a) = serve(&["--config", arg(&cfg)], Some(dir.path()), &[]);
-    let cfg_b = dir.write(
-        "b.yaml",
-        std::fs::read_to_string(&cfg)
-            .unwrap()
-            .replace("audit.jsonl", "audit-b.jsonl"),
-    );
-    let (b, addr_b) = serve(&["--config", arg(&cfg_b)], Some(dir.path()), &[]);
+    let [(a, addr_a), (b, addr_b)] = two_replicas(&dir, &cfg);
     for _ in 0..4 {
         let (s, d) = post(&addr_a, "/v1/check", &json!({"content": "bluebird"}));
         assert_eq!((s, &d["decision"]), (200, &json!("block")), "{d}");
@@ -297,14 +297,7 @@ fn the_policys_rate_limit_checks_hold_across_replicas() {
         "policy.yaml",
         "checks:\n  - { id: per-agent, stage: input, type: rate_limit, max: 3, window_secs: 3600, per: [agent] }\n",
     );
-    let (a, addr_a) = serve(&["--config", arg(&cfg)], Some(dir.path()), &[]);
-    let cfg_b = dir.write(
-        "b.yaml",
-        std::fs::read_to_string(&cfg)
-            .unwrap()
-            .replace("audit.jsonl", "audit-b.jsonl"),
-    );
-    let (b, addr_b) = serve(&["--config", arg(&cfg_b)], Some(dir.path()), &[]);
+    let [(a, addr_a), (b, addr_b)] = two_replicas(&dir, &cfg);
     let hello = |agent: &str| json!({"agent": {"id": agent}, "content": "hello"});
     let mut decisions = Vec::new();
     for i in 0..8 {

@@ -84,15 +84,7 @@ pub(super) fn read(
     let compiled = match compiled {
         Ok(c) => Some(c),
         Err(e) => {
-            // Compiled once; only when that fails is each entry compiled on
-            // its own, to report every bad one at its pointer.
-            let before = r.errors.len();
-            r.each_compiled(obj, ptr, "commands", &commands, |c| {
-                CommandPatterns::new(&[c]).map(|_| ())
-            });
-            if r.errors.len() == before {
-                r.err(child(ptr, "commands"), e);
-            }
+            report_commands(r, obj, ptr, &commands, e);
             None
         }
     };
@@ -157,6 +149,25 @@ impl CommandCheck {
             }
         }
         None
+    }
+}
+
+/// Reports why the `commands` list did not compile: it was compiled
+/// once; only when that fails is each entry compiled on its own, to report
+/// every bad one at its pointer (`e` when none fails alone).
+pub(super) fn report_commands(
+    r: &mut Reader,
+    obj: &Map<String, Value>,
+    ptr: &str,
+    commands: &[String],
+    e: String,
+) {
+    let before = r.errors.len();
+    r.each_compiled(obj, ptr, "commands", commands, |c| {
+        CommandPatterns::new(&[c]).map(|_| ())
+    });
+    if r.errors.len() == before {
+        r.err(child(ptr, "commands"), e);
     }
 }
 

@@ -16,7 +16,7 @@ use palisade_protocol::{Source, Stage};
 use regex_automata::meta::Regex;
 use serde_json::{Map, Value, json};
 
-use super::command::{shell_lines, shell_tools};
+use super::command::{report_commands, shell_lines, shell_tools};
 use super::{Context, Form, Found, Whole, described_entries, unknown};
 use crate::policy::CheckKind;
 use crate::policy::read::{Reader, child, quoted, unknown_value};
@@ -476,13 +476,7 @@ pub(super) fn read(
                 }
             },
             Err(e) => {
-                let before = r.errors.len();
-                r.each_compiled(obj, ptr, "commands", &commands, |c| {
-                    CommandPatterns::new(&[c]).map(|_| ())
-                });
-                if r.errors.len() == before {
-                    r.err(child(ptr, "commands"), e);
-                }
+                report_commands(r, obj, ptr, &commands, e);
                 None
             }
         }
