@@ -250,6 +250,8 @@ class _Child:
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
         self._pending: dict[str, Future[dict[str, Any]]] = {}
+        self._tail: list[bytes] = []
+        self._errors: threading.Thread | None = None
 
     def _start(self) -> subprocess.Popen[bytes]:
         proc = self._proc
@@ -272,6 +274,7 @@ class _Child:
         tail: list[bytes] = []
         errors = threading.Thread(target=self._drain, args=(proc, tail), daemon=True)
         errors.start()
+        self._tail, self._errors = tail, errors
         threading.Thread(target=self._read, args=(proc, errors, tail), daemon=True).start()
         return proc
 
@@ -319,8 +322,19 @@ class _Child:
                 proc.stdin.write(line)
             except (OSError, ValueError) as e:
                 self._pending.pop(request["requestId"], None)
-                fut.set_exception(PalisadeUnavailable(f"palisade events is gone: {e}"))
+                fut.set_exception(PalisadeUnavailable(self._why_gone(proc) or f"palisade events is gone: {e}"))
         return fut
+
+    def _why_gone(self, proc: subprocess.Popen[bytes]) -> str | None:
+        """What a child that stopped reading said on stderr before it ended
+        (a policy it cannot load, say)."""
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return None
+        if self._errors is not None:
+            self._errors.join(timeout=5)
+        return b"".join(self._tail).decode("utf-8", "replace").strip() or None
 
     def forget(self, request_id: str) -> None:
         with self._lock:

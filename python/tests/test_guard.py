@@ -175,3 +175,15 @@ def test_a_guard_with_a_session_id_lets_flow_rules_see_the_conversation():
         # Another conversation has not read that page.
         g.session_id = "conv-2"
         assert g.check(send).decision is DecisionKind.ALLOW
+
+
+def test_a_child_that_ends_at_once_is_reported_with_what_it_said(tmp_path: Path):
+    # Whether the first request's write meets a closed pipe or not, the
+    # error is what the child said on stderr, not the pipe's.
+    script = tmp_path / "palisade"
+    script.write_text("#!/bin/sh\necho 'error: policy.yaml: cannot read the file' >&2\nexit 2\n")
+    script.chmod(0o755)
+    for _ in range(20):
+        with pytest.raises(PolicyError) as e:
+            Guard(binary=str(script))
+        assert "cannot read the file" in str(e.value), str(e.value)
