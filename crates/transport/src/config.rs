@@ -293,15 +293,12 @@ impl ServiceConfig {
                     format!("/{}", key.replace('~', "~0").replace('/', "~1")),
                     format!(
                         "unknown field `{key}`{}, expected one of {}",
-                        palisade_protocol::suggest::closest(
-                            &key,
-                            SECTIONS.iter().chain(GuardConfig::SECTIONS).copied()
-                        )
-                        .map(|near| format!(" (did you mean `{near}`?)"))
-                        .unwrap_or_default(),
+                        palisade_protocol::suggest::closest(&key, SECTIONS.iter().copied())
+                            .map(|near| format!(" (did you mean `{near}`?)"))
+                            .unwrap_or_default(),
+                        // Every section, the guard's included, once.
                         SECTIONS
                             .iter()
-                            .chain(GuardConfig::SECTIONS)
                             .map(|s| format!("`{s}`"))
                             .collect::<Vec<_>>()
                             .join(", ")
@@ -510,6 +507,22 @@ fn order(pointer: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn every_section_is_listed_once_the_guards_included() {
+        for s in GuardConfig::SECTIONS {
+            assert!(SECTIONS.contains(s), "{s}");
+        }
+        let mut seen = SECTIONS.to_vec();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), SECTIONS.len());
+        let e = ServiceConfig::from_value(serde_json::json!({"stat": {}})).unwrap_err();
+        let message = e.to_string();
+        assert_eq!(message.matches("`llm`").count(), 1, "{message}");
+        assert!(message.contains("did you mean `state`?"), "{message}");
+    }
+
     use palisade_checks::audit::Durability;
 
     use super::*;
