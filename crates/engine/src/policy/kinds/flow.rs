@@ -265,7 +265,9 @@ impl Flow {
             }
             Value::Object(members) => {
                 for (name, item) in members {
-                    let is_key = key || self.arguments.is_match(name.to_ascii_lowercase());
+                    // Compared folded: a look-alike letter or an invisible
+                    // character in a name does not make it another name.
+                    let is_key = key || self.arguments.is_match(compact(name));
                     let escaped = name.replace('~', "~0").replace('/', "~1");
                     self.collect(
                         item,
