@@ -549,12 +549,12 @@ fn metrics() -> Value {
         "operationId": "metrics",
         "tags": ["operations"],
         "summary": "Prometheus metrics",
-        "description": "Decisions by stage, decision and check, a latency histogram, async-check outcomes, rate-limit and circuit breaker state.",
+        "description": "Decisions by stage, decision and check, a latency histogram, async-check outcomes, rate-limit and circuit breaker state, and with `state.redis` the shared state's health.",
         "parameters": tenant_param(),
         "responses": responses(
             json!({
-                "description": "The Prometheus text exposition format.",
-                "content": {"text/plain; version=0.0.4": {"schema": {"type": "string"}}}
+                "description": "The OpenMetrics text exposition format (which Prometheus scrapes).",
+                "content": {"application/openmetrics-text; version=1.0.0; charset=utf-8": {"schema": {"type": "string"}}}
             }),
             AUTH_ERRORS
         )

@@ -42,6 +42,12 @@ pub mod llm;
 pub mod mcp;
 
 pub use config::{ConfigError, ConfigErrors, GuardConfig};
+
+/// The `tracing` target of the spans meant for OpenTelemetry: a decision,
+/// and its calls to an LLM service or an MCP server. A subscriber that
+/// exports traces takes this target; one that only logs leaves it out, and
+/// with no subscriber interested the spans cost nothing.
+pub const TRACE_TARGET: &str = "palisade::otel";
 pub use guard::{Guard, GuardError, GuardStream};
 pub use llm::SetupError;
 

@@ -40,6 +40,16 @@ pub enum CallError {
 }
 
 impl CallError {
+    /// A short name of the failure, for a trace's `error.type`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CallError::Timeout(_) => "timeout",
+            CallError::Transport(_) => "transport",
+            CallError::Service(_) => "service",
+            CallError::Unparsable(_) => "unparsable",
+        }
+    }
+
     /// The outcome of a check whose call failed this way.
     pub fn outcome(&self) -> AsyncOutcome {
         AsyncOutcome::Failed {
@@ -178,8 +188,56 @@ impl LlmClient {
         parse_scores(&reply, categories, threshold)
     }
 
-    /// One chat completion; the assistant's text.
+    /// One chat completion; the assistant's text. Traced as an OpenTelemetry
+    /// GenAI client span (`chat {model}`) when traces are exported.
     async fn chat(&self, system: &str, user: &str) -> Result<String, CallError> {
+        use tracing::Instrument as _;
+        use tracing::field::Empty;
+        let span = tracing::info_span!(
+            target: crate::TRACE_TARGET,
+            "chat",
+            "otel.name" = Empty,
+            "otel.kind" = "client",
+            "otel.status_code" = Empty,
+            "gen_ai.operation.name" = "chat",
+            "gen_ai.provider.name" = "openai",
+            "gen_ai.request.model" = Empty,
+            "gen_ai.response.model" = Empty,
+            "gen_ai.usage.input_tokens" = Empty,
+            "gen_ai.usage.output_tokens" = Empty,
+            "server.address" = Empty,
+            "error.type" = Empty,
+        );
+        if span.is_disabled() {
+            return self.call(system, user, &span).await;
+        }
+        span.record("otel.name", format!("chat {}", self.model));
+        span.record("gen_ai.request.model", self.model.as_str());
+        if let Some(host) = reqwest::Url::parse(&self.url)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_owned))
+        {
+            span.record("server.address", host);
+        }
+        let result = self
+            .call(system, user, &span)
+            .instrument(span.clone())
+            .await;
+        if let Err(e) = &result {
+            span.record("otel.status_code", "ERROR");
+            span.record("error.type", e.kind());
+        }
+        result
+    }
+
+    /// The HTTP call of [`LlmClient::chat`]; the response's model and token
+    /// counts go to `span` (a no-op when it is disabled).
+    async fn call(
+        &self,
+        system: &str,
+        user: &str,
+        span: &tracing::Span,
+    ) -> Result<String, CallError> {
         let body = json!({
             "model": self.model,
             "messages": [
@@ -216,6 +274,19 @@ impl LlmClient {
         }
         let json =
             json.ok_or_else(|| CallError::Unparsable("the response body is not JSON".to_owned()))?;
+        if !span.is_disabled() {
+            if let Some(model) = json.get("model").and_then(Value::as_str) {
+                span.record("gen_ai.response.model", model);
+            }
+            for (field, pointer) in [
+                ("gen_ai.usage.input_tokens", "/usage/prompt_tokens"),
+                ("gen_ai.usage.output_tokens", "/usage/completion_tokens"),
+            ] {
+                if let Some(n) = json.pointer(pointer).and_then(Value::as_i64) {
+                    span.record(field, n);
+                }
+            }
+        }
         json.pointer("/choices/0/message/content")
             .and_then(Value::as_str)
             .map(str::to_owned)

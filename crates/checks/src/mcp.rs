@@ -85,6 +85,45 @@ impl McpServer {
         tool_name: Option<&str>,
         content: &str,
     ) -> Result<AsyncOutcome, CallError> {
+        use tracing::Instrument as _;
+        use tracing::field::Empty;
+        let span = tracing::info_span!(
+            target: crate::TRACE_TARGET,
+            "tools/call",
+            "otel.name" = Empty,
+            "otel.kind" = "client",
+            "otel.status_code" = Empty,
+            "mcp.method.name" = "tools/call",
+            "gen_ai.operation.name" = "execute_tool",
+            "gen_ai.tool.name" = Empty,
+            "palisade.mcp.server" = Empty,
+            "error.type" = Empty,
+        );
+        if span.is_disabled() {
+            return self.call(tool, stage, tool_name, content).await;
+        }
+        span.record("otel.name", format!("tools/call {tool}"));
+        span.record("gen_ai.tool.name", tool);
+        span.record("palisade.mcp.server", self.name.as_str());
+        let result = self
+            .call(tool, stage, tool_name, content)
+            .instrument(span.clone())
+            .await;
+        if let Err(e) = &result {
+            span.record("otel.status_code", "ERROR");
+            span.record("error.type", e.kind());
+        }
+        result
+    }
+
+    /// The call of [`McpServer::screen`].
+    async fn call(
+        &self,
+        tool: &str,
+        stage: &str,
+        tool_name: Option<&str>,
+        content: &str,
+    ) -> Result<AsyncOutcome, CallError> {
         let peer = self.peer().await?;
         let mut args = Map::new();
         args.insert("stage".into(), Value::from(stage));

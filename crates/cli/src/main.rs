@@ -29,6 +29,7 @@ mod install;
 mod jsonl;
 mod policytest;
 mod serve;
+mod telemetry;
 mod validate;
 
 use std::path::PathBuf;

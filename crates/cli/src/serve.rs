@@ -40,17 +40,10 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .context("cannot start the async runtime")
 }
 
-/// Logs to stderr, filtered by `RUST_LOG` (default: `info`, the MCP
-/// library's own messages from `warn`).
+/// Logs only (`palisade events`, whose decisions are the guard's, not the
+/// service's: there is no decision span to export).
 fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rmcp=warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_target(false)
-        .try_init();
+    crate::telemetry::init_logs();
 }
 
 async fn start(args: &ServiceArgs, config: ServiceConfig) -> anyhow::Result<Arc<Service>> {
@@ -71,8 +64,8 @@ pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
             "`--port` is not an option of `palisade serve`; give the address and port with `--listen`, such as `--listen 127.0.0.1:{port}`"
         );
     }
-    init_logging();
     let config = load_config(args.service.config.as_deref())?;
+    let telemetry = crate::telemetry::init(config.telemetry.as_ref())?;
     let listen = args
         .listen
         .clone()
@@ -81,7 +74,7 @@ pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
     let addr: SocketAddr = listen.parse().with_context(|| {
         format!("--listen: `{listen}` is not an address and port such as {DEFAULT_LISTEN}")
     })?;
-    runtime()?.block_on(async {
+    let served = runtime()?.block_on(async {
         let service = start(&args.service, config).await?;
         let options = ServeOptions::default().insecure_no_auth(args.insecure_no_auth);
         options.check_exposure(&service, addr)?;
@@ -114,10 +107,13 @@ pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
         spawn_reload_on_hangup(service.clone());
         palisade_transport::serve_http_with(service, listener, shutdown_signal(), options)
             .await
-            .context("the HTTP service failed")?;
-        tracing::info!("stopped");
-        Ok(0)
-    })
+            .context("the HTTP service failed")
+    });
+    // The spans still waiting are sent before the process ends.
+    telemetry.shutdown();
+    served?;
+    tracing::info!("stopped");
+    Ok(0)
 }
 
 pub(crate) fn events(args: &ServiceArgs) -> anyhow::Result<u8> {
@@ -140,18 +136,20 @@ pub(crate) fn events(args: &ServiceArgs) -> anyhow::Result<u8> {
 }
 
 pub(crate) fn mcp(args: &ServiceArgs) -> anyhow::Result<u8> {
-    init_logging();
     let config = load_config(args.config.as_deref())?;
-    runtime()?.block_on(async {
+    let telemetry = crate::telemetry::init(config.telemetry.as_ref())?;
+    let served = runtime()?.block_on(async {
         let service = start(args, config).await?;
         let result = palisade_transport::mcp::serve_stdio(service.clone()).await;
         service
             .shutdown()
             .await
             .map_err(|e| anyhow::anyhow!("{e}"))?;
-        result.map_err(|e| anyhow::anyhow!("{e}"))?;
-        Ok(0)
-    })
+        result.map_err(|e| anyhow::anyhow!("{e}"))
+    });
+    telemetry.shutdown();
+    served?;
+    Ok(0)
 }
 
 /// Completes on SIGTERM or SIGINT.

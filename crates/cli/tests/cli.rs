@@ -13,6 +13,7 @@ mod docs;
 mod flows;
 mod hooks;
 mod replicas;
+mod telemetry;
 mod util;
 
 use serde_json::{Value, json};

@@ -47,6 +47,9 @@ pub struct ServiceConfig {
     pub circuit_breaker: Option<CircuitBreaker>,
     /// State shared by replicas (absent: in memory).
     pub state: Option<StateConfig>,
+    /// OpenTelemetry traces (absent: as the `OTEL_*` environment variables
+    /// say; without them, none).
+    pub telemetry: Option<Telemetry>,
     /// Request limits of the HTTP service.
     pub limits: Limits,
     /// Whether the HTTP service serves the playground page at `/`
@@ -69,6 +72,7 @@ impl Default for ServiceConfig {
             rate_limits: None,
             circuit_breaker: None,
             state: None,
+            telemetry: None,
             limits: Limits::default(),
             playground: true,
             guard: GuardConfig::default(),
@@ -89,6 +93,7 @@ struct ServerSections {
     rate_limits: Option<RateLimits>,
     circuit_breaker: Option<CircuitBreaker>,
     state: Option<StateConfig>,
+    telemetry: Option<Telemetry>,
     #[serde(default)]
     limits: Limits,
     #[serde(default = "yes")]
@@ -111,11 +116,27 @@ const SECTIONS: &[&str] = &[
     "rate_limits",
     "circuit_breaker",
     "state",
+    "telemetry",
     "audit",
     "limits",
     "playground",
     "strict_requests",
 ];
+
+/// `telemetry`: where the service sends its OpenTelemetry traces.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Telemetry {
+    /// The OTLP/HTTP collector's base URL (`http://collector:4318`): spans
+    /// are sent to its `/v1/traces`. Absent: `OTEL_EXPORTER_OTLP_ENDPOINT`
+    /// (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`), else
+    /// `http://localhost:4318`.
+    pub otlp_endpoint: Option<String>,
+    /// The `service.name` of the spans. Absent: `OTEL_SERVICE_NAME`, else
+    /// `palisade`.
+    pub service_name: Option<String>,
+}
 
 /// State shared by replicas.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -325,6 +346,7 @@ impl ServiceConfig {
             rate_limits: server.rate_limits,
             circuit_breaker: server.circuit_breaker,
             state: server.state,
+            telemetry: server.telemetry,
             limits: server.limits,
             playground: server.playground,
             guard,
@@ -463,6 +485,27 @@ impl ServiceConfig {
                 );
             }
         }
+        if let Some(t) = &self.telemetry {
+            if let Some(url) = &t.otlp_endpoint
+                && !(url.starts_with("http://") || url.starts_with("https://"))
+            {
+                err(
+                    "/telemetry/otlp_endpoint".into(),
+                    format!(
+                        "`{url}` is not an http:// or https:// URL (the OTLP/HTTP collector, such as `http://localhost:4318`)"
+                    ),
+                );
+            }
+            if t.service_name
+                .as_deref()
+                .is_some_and(|n| n.trim().is_empty())
+            {
+                err(
+                    "/telemetry/service_name".into(),
+                    "`service_name` must not be empty".into(),
+                );
+            }
+        }
         if self.limits.max_body_bytes == 0 {
             err(
                 "/limits/max_body_bytes".into(),
@@ -489,6 +532,7 @@ fn order(pointer: &str) -> usize {
         "rate_limits",
         "circuit_breaker",
         "state",
+        "telemetry",
         "audit",
         "limits",
         "playground",

@@ -56,6 +56,7 @@ pub fn router(service: Arc<Service>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
+        .layer(axum::middleware::from_fn(crate::telemetry::http_span))
         .with_state(service)
 }
 
@@ -128,7 +129,7 @@ async fn metrics(
 ) -> Response {
     (
         StatusCode::OK,
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
         // A key sees its own tenant's series only.
         service.metrics_text(service.requires_keys().then_some(caller.tenant.as_str())),
     )

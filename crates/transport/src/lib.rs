@@ -59,6 +59,7 @@ pub mod service;
 mod state;
 #[cfg(feature = "http")]
 mod stream;
+mod telemetry;
 pub mod wire;
 
 pub use config::ServiceConfig;

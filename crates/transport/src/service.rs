@@ -153,6 +153,16 @@ pub enum DecideError {
 }
 
 impl DecideError {
+    /// A short name of the error, for a trace's `error.type`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            DecideError::RateLimited(_) => "rate_limited",
+            DecideError::Request(_) => "request_invalid",
+            DecideError::Audit(_) => "audit_unavailable",
+            DecideError::Guard(_) => "internal",
+        }
+    }
+
     fn from_guard(e: GuardError) -> Self {
         match e {
             GuardError::Request(r) => DecideError::Request(r),
@@ -171,9 +181,9 @@ pub struct Service {
     limiter: Option<crate::limit::Limiter>,
     /// Rate limits and breakers kept in Redis (`state.redis`), with what a
     /// failure means; the breakers' states last seen there, per tenant.
-    shared: Option<(crate::state::Shared, crate::config::StateOnError)>,
-    shared_breakers: std::sync::Mutex<BTreeMap<String, BreakerState>>,
-    metrics: crate::metrics::Metrics,
+    shared: Option<(Arc<crate::state::Shared>, crate::config::StateOnError)>,
+    shared_breakers: Arc<std::sync::Mutex<BTreeMap<String, BreakerState>>>,
+    metrics: Arc<crate::metrics::Metrics>,
     /// The ends of streamed answers checked a piece at a time by hooks.
     #[cfg(all(feature = "hooks", feature = "http"))]
     streams: crate::hooks::StreamTails,
@@ -305,14 +315,20 @@ impl Service {
             .map(|r| crate::limit::Limiter::new(r.per_agent.requests, r.per_agent.per_secs));
         let shared = match &config.state {
             Some(state) => Some((
-                crate::state::Shared::new(&state.redis)?,
+                Arc::new(crate::state::Shared::new(&state.redis)?),
                 state.redis.on_error,
             )),
             None => None,
         };
-        let metrics = crate::metrics::Metrics::default();
-        if shared.is_some() {
-            metrics.state_result(true);
+        let metrics = Arc::new(crate::metrics::Metrics::new(shared.is_some()));
+        let shared_breakers = Arc::new(std::sync::Mutex::new(BTreeMap::new()));
+        if let (Some((shared, _)), Some(breaker)) = (&shared, &config.circuit_breaker) {
+            spawn_flusher(
+                Arc::downgrade(shared),
+                breaker.clone(),
+                metrics.clone(),
+                shared_breakers.clone(),
+            );
         }
         Ok(Service {
             tenants,
@@ -320,7 +336,7 @@ impl Service {
             config,
             limiter,
             shared,
-            shared_breakers: std::sync::Mutex::new(BTreeMap::new()),
+            shared_breakers,
             metrics,
             #[cfg(all(feature = "hooks", feature = "http"))]
             streams: crate::hooks::StreamTails::default(),
@@ -387,7 +403,7 @@ impl Service {
         Some(read.unwrap_or_else(|e| Err(e.to_string())))
     }
 
-    /// The metrics in the Prometheus text format: every tenant's, or with
+    /// The metrics in the OpenMetrics text format: every tenant's, or with
     /// `Some(tenant)` only that tenant's series.
     pub fn metrics_text(&self, only: Option<&str>) -> String {
         let breakers: Vec<(String, u8)> = self
@@ -449,22 +465,11 @@ impl Service {
         let Some(b) = self.breaker(tenant) else {
             return;
         };
-        match (&self.shared, &self.config.circuit_breaker) {
-            (Some((shared, _)), Some(config)) => {
-                // A decision already answered: a failure to count it is
-                // reported in the metrics, it changes nothing else.
-                match shared.record(tenant, config, blocked).await {
-                    Ok(state) => {
-                        self.metrics.state_result(true);
-                        self.saw_breaker(tenant, state);
-                    }
-                    Err(e) => {
-                        self.metrics.state_result(false);
-                        tracing::warn!("circuit breaker of tenant `{tenant}` not counted: {e}");
-                    }
-                }
-            }
-            _ => {
+        match &self.shared {
+            // Counted in Redis with the tenant's next admission, or within
+            // `FLUSH_EVERY` when none comes: no round trip of its own.
+            Some((shared, _)) => shared.count(tenant, blocked),
+            None => {
                 b.record(blocked);
             }
         }
@@ -481,7 +486,26 @@ impl Service {
         caller: &Caller,
         request: &CheckRequest,
     ) -> Result<Decision, DecideError> {
+        use tracing::Instrument as _;
         let started = std::time::Instant::now();
+        let span = crate::telemetry::decision_span(&caller.tenant, request, None);
+        let result = self
+            .decide_traced(caller, request, started)
+            .instrument(span.clone())
+            .await;
+        match &result {
+            Ok(d) => crate::telemetry::record_decision(&span, d, started.elapsed()),
+            Err(e) => crate::telemetry::record_error(&span, e.code()),
+        }
+        result
+    }
+
+    async fn decide_traced(
+        &self,
+        caller: &Caller,
+        request: &CheckRequest,
+        started: std::time::Instant,
+    ) -> Result<Decision, DecideError> {
         let admitted = self.admission(caller, request, true).await?;
         if let Some(refused) = admitted.refused {
             return Ok(refused);
@@ -816,8 +840,19 @@ impl Service {
         Ok(n)
     }
 
-    /// Flushes the audit log and stops the MCP servers.
+    /// Counts the last decisions in the shared breakers, flushes the audit
+    /// log and stops the MCP servers.
     pub async fn shutdown(&self) -> Result<(), AuditError> {
+        if let (Some((shared, _)), Some(config)) = (&self.shared, &self.config.circuit_breaker) {
+            flush_breakers(
+                shared,
+                config,
+                &self.metrics,
+                &self.shared_breakers,
+                &mut false,
+            )
+            .await;
+        }
         let mut result = Ok(());
         for t in self.tenants.values() {
             let guard = t.current().guard;
@@ -826,6 +861,63 @@ impl Service {
             }
         }
         result
+    }
+}
+
+/// Counts in Redis, every [`FLUSH_EVERY`](crate::state::FLUSH_EVERY), the
+/// decisions no admission carried there; ends with the service.
+fn spawn_flusher(
+    shared: std::sync::Weak<crate::state::Shared>,
+    config: crate::config::CircuitBreaker,
+    metrics: Arc<crate::metrics::Metrics>,
+    seen: Arc<std::sync::Mutex<BTreeMap<String, BreakerState>>>,
+) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(crate::state::FLUSH_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut failing = false;
+        loop {
+            every.tick().await;
+            let Some(shared) = shared.upgrade() else {
+                return;
+            };
+            flush_breakers(&shared, &config, &metrics, &seen, &mut failing).await;
+        }
+    });
+}
+
+/// Counts every tenant's decisions not yet counted in its breaker. A
+/// failure keeps them for the next try and is reported in the metrics (and
+/// logged once until Redis answers again): the decisions were already
+/// answered.
+async fn flush_breakers(
+    shared: &crate::state::Shared,
+    config: &crate::config::CircuitBreaker,
+    metrics: &crate::metrics::Metrics,
+    seen: &std::sync::Mutex<BTreeMap<String, BreakerState>>,
+    failing: &mut bool,
+) {
+    for tenant in shared.pending_tenants() {
+        match shared.flush(&tenant, config).await {
+            Ok(state) => {
+                metrics.state_result(true);
+                *failing = false;
+                if let Some(state) = state {
+                    seen.lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .insert(tenant, state);
+                }
+            }
+            Err(e) => {
+                metrics.state_result(false);
+                if !*failing {
+                    tracing::warn!(
+                        "circuit breaker of tenant `{tenant}`: decisions not yet counted, kept for the next try: {e}"
+                    );
+                }
+                *failing = true;
+            }
+        }
     }
 }
 

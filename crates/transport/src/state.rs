@@ -8,6 +8,8 @@
 //! [`StateError`]; the service applies `on_error` and reports it. The
 //! connection is made on first use and remade by itself after a failure.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use redis::Script;
@@ -33,17 +35,85 @@ pub(crate) struct Admission {
 #[error("shared state unavailable: {0}")]
 pub struct StateError(pub String);
 
+/// Lua shared by the scripts: Redis's clock; a breaker's state (0 closed,
+/// 1 open, 2 half-open) and the ms it stays open, an ended cool-down
+/// turning open into half-open; and the counting of decisions into a
+/// breaker's window (per-second fields of two hashes, totals and blocked),
+/// which opens it past its threshold, or — half-open — closes it on a first
+/// decision not blocked and opens it again on a blocked one.
+const BREAKER_LUA: &str = r"
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function breaker_state(k_opened, k_half, now, cooldown)
+  local opened = redis.call('GET', k_opened)
+  if opened then
+    local since = now - tonumber(opened)
+    if since < cooldown then return 1, cooldown - since end
+    redis.call('DEL', k_opened)
+    redis.call('SET', k_half, '1')
+  end
+  if redis.call('EXISTS', k_half) == 1 then return 2, 0 end
+  return 0, 0
+end
+local function count(k_opened, k_half, k_total, k_bad, now, cooldown, window, min_requests, threshold, n, b, first)
+  if n <= 0 then return end
+  local state = breaker_state(k_opened, k_half, now, cooldown)
+  if state == 1 then return end
+  if state == 2 then
+    redis.call('DEL', k_half, k_total, k_bad)
+    if first == 1 then
+      redis.call('SET', k_opened, now)
+      return
+    end
+    n = n - 1
+    if n <= 0 then return end
+  end
+  local second = math.floor(now / 1000)
+  redis.call('HINCRBY', k_total, second, n)
+  if b > 0 then redis.call('HINCRBY', k_bad, second, b) end
+  local total, bad = 0, 0
+  local fields = redis.call('HGETALL', k_total)
+  for i = 1, #fields, 2 do
+    local s = tonumber(fields[i])
+    if s <= second - window then
+      redis.call('HDEL', k_total, fields[i])
+      redis.call('HDEL', k_bad, fields[i])
+    else
+      total = total + tonumber(fields[i + 1])
+      bad = bad + tonumber(redis.call('HGET', k_bad, fields[i]) or '0')
+    end
+  end
+  redis.call('PEXPIRE', k_total, window * 1000 + 1000)
+  redis.call('PEXPIRE', k_bad, window * 1000 + 1000)
+  if total >= min_requests and bad / total > threshold then
+    redis.call('SET', k_opened, now)
+    redis.call('DEL', k_total, k_bad)
+  end
+end
+";
+
 /// Everything a request is admitted by, in one round trip on Redis's
 /// clock. KEYS: the rate-limit bucket (GCRA: its theoretical arrival time,
-/// ms), the breaker's opened-at and half-open keys, then one sorted set of
-/// request times per policy `rate_limit` window. ARGV: the bucket's
-/// interval (ms; 0: no rate limit) and burst, the breaker's cool-down (ms;
-/// -1: no breaker), the request's unique id, then each window's max and
-/// length (ms). `{ms to wait, breaker state, ms the breaker stays open,
-/// over?…}`: a request over the rate limit stops there, uncounted.
-const ADMIT: &str = r"
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+/// ms), the breaker's opened-at, half-open, totals and blocked keys, then
+/// one sorted set of request times per policy `rate_limit` window. ARGV:
+/// the bucket's interval (ms; 0: no rate limit) and burst, the breaker's
+/// cool-down (ms; -1: no breaker), the request's unique id, the breaker's
+/// window (s), minimum and threshold, this replica's decisions not yet
+/// counted (how many, how many blocked, whether the first was), then each
+/// window's max and length (ms). The decisions are counted first, then
+/// `{ms to wait, breaker state, ms the breaker stays open, over?…}`: a
+/// request over the rate limit stops there, uncounted.
+fn admit_script() -> String {
+    format!(
+        "{BREAKER_LUA}
+local now = now_ms()
+local cooldown = tonumber(ARGV[3])
+if cooldown >= 0 then
+  count(KEYS[2], KEYS[3], KEYS[4], KEYS[5], now, cooldown, tonumber(ARGV[5]), tonumber(ARGV[6]),
+    tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]))
+end
 local interval = tonumber(ARGV[1])
 if interval > 0 then
   local burst = tonumber(ARGV[2])
@@ -51,29 +121,20 @@ if interval > 0 then
   if tat < now then tat = now end
   local tolerance = interval * (burst - 1)
   if tat - now > tolerance then
-    return {tat - tolerance - now, 0, 0}
+    return {{tat - tolerance - now, 0, 0}}
   end
   local next = tat + interval
   redis.call('SET', KEYS[1], next, 'PX', next - now + 1000)
 end
-local cooldown = tonumber(ARGV[3])
-local state = 0
+local state, left = 0, 0
 if cooldown >= 0 then
-  local opened = redis.call('GET', KEYS[2])
-  if opened then
-    local since = now - tonumber(opened)
-    if since < cooldown then
-      return {0, 1, cooldown - since}
-    end
-    redis.call('DEL', KEYS[2])
-    redis.call('SET', KEYS[3], '1')
-  end
-  if redis.call('EXISTS', KEYS[3]) == 1 then state = 2 end
+  state, left = breaker_state(KEYS[2], KEYS[3], now, cooldown)
+  if state == 1 then return {{0, 1, left}} end
 end
-local out = {0, state, 0}
+local out = {{0, state, 0}}
 local id = ARGV[4]
-for i = 4, #KEYS do
-  local j = 5 + (i - 4) * 2
+for i = 6, #KEYS do
+  local j = 11 + (i - 6) * 2
   local max = tonumber(ARGV[j])
   local window = tonumber(ARGV[j + 1])
   redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
@@ -85,84 +146,70 @@ for i = 4, #KEYS do
     out[#out + 1] = 0
   end
 end
-return out
-";
-
-/// Shared by the breaker's scripts: the time, and the state after an ended
-/// cool-down (open → half-open). KEYS: opened-at, half-open flag.
-const BREAKER_NOW: &str = r"
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local cooldown = tonumber(ARGV[1])
-local state = 0
-local left = 0
-local opened = redis.call('GET', KEYS[1])
-if opened then
-  local since = now - tonumber(opened)
-  if since < cooldown then
-    state = 1
-    left = cooldown - since
-  else
-    redis.call('DEL', KEYS[1])
-    redis.call('SET', KEYS[2], '1')
-  end
-end
-if state == 0 and redis.call('EXISTS', KEYS[2]) == 1 then state = 2 end
-";
-
-/// Counts one decision (ARGV[5]: 1 when blocked) in per-second fields of
-/// two hashes (KEYS[3] totals, KEYS[4] blocked) and opens or closes the
-/// breaker; the state after it.
-fn record_script() -> String {
-    format!(
-        "{BREAKER_NOW}
-local window = tonumber(ARGV[2])
-local min_requests = tonumber(ARGV[3])
-local threshold = tonumber(ARGV[4])
-local blocked = tonumber(ARGV[5])
-if state == 1 then return 1 end
-if state == 2 then
-  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-  if blocked == 1 then
-    redis.call('SET', KEYS[1], now)
-    return 1
-  end
-  return 0
-end
-local second = math.floor(now / 1000)
-redis.call('HINCRBY', KEYS[3], second, 1)
-if blocked == 1 then redis.call('HINCRBY', KEYS[4], second, 1) end
-local total, bad = 0, 0
-local fields = redis.call('HGETALL', KEYS[3])
-for i = 1, #fields, 2 do
-  local s = tonumber(fields[i])
-  if s <= second - window then
-    redis.call('HDEL', KEYS[3], fields[i])
-    redis.call('HDEL', KEYS[4], fields[i])
-  else
-    total = total + tonumber(fields[i + 1])
-    bad = bad + tonumber(redis.call('HGET', KEYS[4], fields[i]) or '0')
-  end
-end
-redis.call('PEXPIRE', KEYS[3], window * 1000 + 1000)
-redis.call('PEXPIRE', KEYS[4], window * 1000 + 1000)
-if total >= min_requests and bad / total > threshold then
-  redis.call('SET', KEYS[1], now)
-  redis.call('DEL', KEYS[3], KEYS[4])
-  return 1
-end
-return 0"
+return out"
     )
 }
 
-/// The connection and scripts of `state.redis`.
+/// Counts decisions in a tenant's breaker when no request came to carry
+/// them (KEYS: opened-at, half-open, totals, blocked; ARGV: cool-down ms,
+/// window s, minimum, threshold, how many, how many blocked, whether the
+/// first was); the state after it.
+fn record_script() -> String {
+    format!(
+        "{BREAKER_LUA}
+local now = now_ms()
+local cooldown = tonumber(ARGV[1])
+count(KEYS[1], KEYS[2], KEYS[3], KEYS[4], now, cooldown, tonumber(ARGV[2]), tonumber(ARGV[3]),
+  tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]))
+local state = breaker_state(KEYS[1], KEYS[2], now, cooldown)
+return state"
+    )
+}
+
+/// A replica's decisions of one tenant not yet counted in its breaker.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Pending {
+    total: u64,
+    blocked: u64,
+    first_blocked: bool,
+}
+
+impl Pending {
+    fn add(&mut self, blocked: bool) {
+        if self.total == 0 {
+            self.first_blocked = blocked;
+        }
+        self.total += 1;
+        self.blocked += u64::from(blocked);
+    }
+
+    /// These, then `later`.
+    fn then(mut self, later: Pending) -> Pending {
+        if self.total == 0 {
+            return later;
+        }
+        self.total += later.total;
+        self.blocked += later.blocked;
+        self
+    }
+}
+
+/// The connection and scripts of `state.redis`, and the decisions this
+/// replica made that its tenants' breakers have not counted yet: they go
+/// to Redis with the tenant's next admission (one round trip per decision)
+/// or, when none comes, with [`Shared::flush`] (the service runs it every
+/// [`FLUSH_EVERY`]).
 pub(crate) struct Shared {
     connection: ConnectionManager,
     prefix: String,
     timeout: Duration,
     admit: Script,
     record: Script,
+    pending: Mutex<HashMap<String, Pending>>,
 }
+
+/// How often decisions no admission carried are counted on their own.
+pub(crate) const FLUSH_EVERY: Duration = Duration::from_millis(100);
 
 impl std::fmt::Debug for Shared {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -171,6 +218,16 @@ impl std::fmt::Debug for Shared {
             .field("timeout", &self.timeout)
             .finish_non_exhaustive()
     }
+}
+
+/// A breaker's settings as its scripts take them.
+fn breaker_args(config: &CircuitBreaker) -> (u64, u64, u32, f64) {
+    (
+        config.cooldown_secs.saturating_mul(1000),
+        config.window_secs.max(1),
+        config.min_requests,
+        config.threshold,
+    )
 }
 
 impl Shared {
@@ -190,8 +247,9 @@ impl Shared {
             connection,
             prefix: config.prefix.clone(),
             timeout,
-            admit: Script::new(ADMIT),
+            admit: Script::new(&admit_script()),
             record: Script::new(&record_script()),
+            pending: Mutex::new(HashMap::new()),
         })
     }
 
@@ -229,9 +287,45 @@ impl Shared {
         ]
     }
 
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Pending>> {
+        self.pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Keeps a decision of `tenant` for its breaker, to be counted with the
+    /// next round trip.
+    pub(crate) fn count(&self, tenant: &str, blocked: bool) {
+        self.lock()
+            .entry(tenant.to_owned())
+            .or_default()
+            .add(blocked);
+    }
+
+    fn take(&self, tenant: &str) -> Pending {
+        self.lock().remove(tenant).unwrap_or_default()
+    }
+
+    /// Puts back decisions taken for a round trip that failed (before any
+    /// made since).
+    fn restore(&self, tenant: &str, taken: Pending) {
+        if taken.total == 0 {
+            return;
+        }
+        let mut pending = self.lock();
+        let slot = pending.entry(tenant.to_owned()).or_default();
+        *slot = taken.then(*slot);
+    }
+
+    /// The tenants with decisions not yet counted.
+    pub(crate) fn pending_tenants(&self) -> Vec<String> {
+        self.lock().keys().cloned().collect()
+    }
+
     /// Admits a request in one round trip: its (tenant, bucket) token
-    /// bucket of `rate` (requests per seconds), the tenant's `breaker`, and
-    /// the policy's `rate_limit` windows it takes from.
+    /// bucket of `rate` (requests per seconds), the tenant's `breaker` —
+    /// counting first the decisions of the tenant not yet counted — and the
+    /// policy's `rate_limit` windows it takes from.
     pub(crate) async fn admit(
         &self,
         tenant: &str,
@@ -240,9 +334,9 @@ impl Shared {
         breaker: Option<&CircuitBreaker>,
         windows: &[palisade_engine::RateLimitKey],
     ) -> Result<Admission, StateError> {
-        let [opened, half, _, _] = self.breaker_keys(tenant);
+        let [opened, half, total, bad] = self.breaker_keys(tenant);
         let mut invocation = self.admit.key(self.key("rl", &[tenant, bucket]));
-        invocation.key(opened).key(half);
+        invocation.key(opened).key(half).key(total).key(bad);
         for w in windows {
             invocation.key(self.key("rlc", &[tenant, &w.check_id, &w.key]));
         }
@@ -253,18 +347,39 @@ impl Shared {
             }
             None => (0, 1),
         };
-        let cooldown: i64 = breaker.map_or(-1, |b| {
-            i64::try_from(b.cooldown_secs.saturating_mul(1000)).unwrap_or(i64::MAX)
-        });
+        let pending = if breaker.is_some() {
+            self.take(tenant)
+        } else {
+            Pending::default()
+        };
+        let (cooldown, window, min_requests, threshold) = match breaker {
+            Some(b) => {
+                let (c, w, m, t) = breaker_args(b);
+                (i64::try_from(c).unwrap_or(i64::MAX), w, m, t)
+            }
+            None => (-1, 1, 0, 1.0),
+        };
         invocation
             .arg(interval)
             .arg(burst)
             .arg(cooldown)
-            .arg(uuid::Uuid::now_v7().to_string());
+            .arg(uuid::Uuid::now_v7().to_string())
+            .arg(window)
+            .arg(min_requests)
+            .arg(threshold)
+            .arg(pending.total)
+            .arg(pending.blocked)
+            .arg(u8::from(pending.first_blocked));
         for w in windows {
             invocation.arg(w.max).arg(w.window_ms.max(1));
         }
-        let answer: Vec<i64> = self.run(invocation).await?;
+        let answer: Vec<i64> = match self.run(invocation).await {
+            Ok(answer) => answer,
+            Err(e) => {
+                self.restore(tenant, pending);
+                return Err(e);
+            }
+        };
         let at = |i: usize| answer.get(i).copied().unwrap_or(0);
         let wait = u64::try_from(at(0)).unwrap_or(0);
         let limited = (wait > 0).then(|| RateLimited {
@@ -287,29 +402,61 @@ impl Shared {
         })
     }
 
-    /// Counts a decision in the tenant's breaker; the state after it.
-    pub(crate) async fn record(
+    /// Counts the tenant's decisions that no admission carried; the
+    /// breaker's state after it (`None`: nothing to count).
+    pub(crate) async fn flush(
         &self,
         tenant: &str,
         config: &CircuitBreaker,
-        blocked: bool,
-    ) -> Result<State, StateError> {
+    ) -> Result<Option<State>, StateError> {
+        let pending = self.take(tenant);
+        if pending.total == 0 {
+            return Ok(None);
+        }
         let [opened, half, total, bad] = self.breaker_keys(tenant);
+        let (cooldown, window, min_requests, threshold) = breaker_args(config);
         let mut invocation = self.record.key(opened);
         invocation
             .key(half)
             .key(total)
             .key(bad)
-            .arg(config.cooldown_secs.saturating_mul(1000))
-            .arg(config.window_secs.max(1))
-            .arg(config.min_requests)
-            .arg(config.threshold)
-            .arg(u8::from(blocked));
-        let state: u8 = self.run(invocation).await?;
-        Ok(if state == 1 {
-            State::Open
-        } else {
-            State::Closed
-        })
+            .arg(cooldown)
+            .arg(window)
+            .arg(min_requests)
+            .arg(threshold)
+            .arg(pending.total)
+            .arg(pending.blocked)
+            .arg(u8::from(pending.first_blocked));
+        match self.run::<u8>(invocation).await {
+            Ok(state) => Ok(Some(match state {
+                1 => State::Open,
+                2 => State::HalfOpen,
+                _ => State::Closed,
+            })),
+            Err(e) => {
+                self.restore(tenant, pending);
+                Err(e)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pending;
+
+    #[test]
+    fn pending_decisions_keep_their_first_and_their_counts() {
+        let mut a = Pending::default();
+        a.add(true);
+        a.add(false);
+        let mut b = Pending::default();
+        b.add(false);
+        b.add(true);
+        let both = a.then(b);
+        assert_eq!((both.total, both.blocked, both.first_blocked), (4, 2, true));
+        let only_later = Pending::default().then(b);
+        assert_eq!(only_later, b);
+        assert!(!only_later.first_blocked);
     }
 }

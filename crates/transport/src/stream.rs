@@ -17,6 +17,7 @@ use futures::StreamExt;
 use palisade_engine::parse_request;
 use palisade_protocol::{CheckRequest, Decision, Stage};
 use tokio::sync::{mpsc, oneshot};
+use tracing::Instrument as _;
 
 use crate::api::{ApiError, Authorized};
 use crate::service::{Caller, Service};
@@ -47,10 +48,19 @@ pub(crate) async fn check_stream(
             "/stage: a streamed check is of stage `output`",
         ));
     }
+    // One decision span for the whole stream, ended with its final
+    // decision.
+    let opened_at = std::time::Instant::now();
+    let span = crate::telemetry::decision_span(&caller.tenant, &request, None);
     // The same admission as a single check: rate limit, circuit breaker.
-    let admitted = service.admission(&caller, &request, false).await?;
+    let admitted = service
+        .admission(&caller, &request, false)
+        .instrument(span.clone())
+        .await
+        .inspect_err(|e| crate::telemetry::record_error(&span, e.code()))?;
     if let Some(mut refused) = admitted.refused {
         refused.is_final = Some(true);
+        crate::telemetry::record_decision(&span, &refused, opened_at.elapsed());
         return Ok(ndjson(Body::from(line_of(&refused))));
     }
     // The guard's stream is built once, in the task that feeds it; the
@@ -64,7 +74,11 @@ pub(crate) async fn check_stream(
         lines,
         tx,
         opened,
-        admitted.warning,
+        Opened {
+            warning: admitted.warning,
+            span,
+            at: opened_at,
+        },
     ));
     match started.await {
         Ok(Ok(())) => {}
@@ -79,6 +93,14 @@ pub(crate) async fn check_stream(
     Ok(ndjson(Body::from_stream(body)))
 }
 
+/// What a stream's admission left for its end: the shared state's failure
+/// when it failed open, the decision's span, when the stream was opened.
+struct Opened {
+    warning: Option<palisade_protocol::Finding>,
+    span: tracing::Span,
+    at: std::time::Instant,
+}
+
 /// Opens the guard's stream (saying on `opened` whether the request makes
 /// one), feeds it the deltas and sends decision lines.
 async fn run(
@@ -88,7 +110,11 @@ async fn run(
     mut lines: Lines,
     tx: mpsc::Sender<Bytes>,
     opened: oneshot::Sender<Result<(), ApiError>>,
-    warning: Option<palisade_protocol::Finding>,
+    Opened {
+        warning,
+        span,
+        at: opened_at,
+    }: Opened,
 ) {
     let mut stream = match caller.guard.stream(Some(&caller.tenant), &request) {
         Ok(stream) => {
@@ -131,10 +157,11 @@ async fn run(
         }
     }
     let started = std::time::Instant::now();
-    match stream.finish().await {
+    match stream.finish().instrument(span.clone()).await {
         Ok(mut d) => {
             // The shared state's failure, when it failed open.
             d.warnings.extend(warning);
+            crate::telemetry::record_decision(&span, &d, opened_at.elapsed());
             service
                 .count_decision(&caller.tenant, Stage::Output, &d, started.elapsed())
                 .await;
@@ -143,6 +170,7 @@ async fn run(
         Err(e) => {
             // No final decision without its audit record.
             tracing::error!("{e}");
+            crate::telemetry::record_error(&span, "audit_unavailable");
             let d = Decision::error(request_id(&request), "audit.unavailable", e.to_string());
             let _ = tx.send(Bytes::from(line_of(&d))).await;
         }

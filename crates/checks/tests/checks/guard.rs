@@ -643,3 +643,136 @@ async fn mcp_verdicts_in_other_shapes() {
     }
     drop(servers);
 }
+
+/// The spans of [`palisade_checks::TRACE_TARGET`] a subscriber saw: name,
+/// parent's name, and fields as recorded (the last value of each).
+#[derive(Clone, Default)]
+struct Spans(Arc<std::sync::Mutex<Vec<TracedSpan>>>);
+
+#[derive(Clone, Debug)]
+struct TracedSpan {
+    id: u64,
+    name: String,
+    parent: Option<String>,
+    fields: std::collections::BTreeMap<String, String>,
+}
+
+struct Fields<'a>(&'a mut std::collections::BTreeMap<String, String>);
+
+impl tracing::field::Visit for Fields<'_> {
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+}
+
+impl<S> tracing_subscriber::Layer<S> for Spans
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+{
+    fn on_new_span(
+        &self,
+        attrs: &tracing::span::Attributes<'_>,
+        id: &tracing::span::Id,
+        ctx: tracing_subscriber::layer::Context<'_, S>,
+    ) {
+        let mut fields = std::collections::BTreeMap::new();
+        attrs.record(&mut Fields(&mut fields));
+        let parent = ctx
+            .span(id)
+            .and_then(|s| s.parent())
+            .map(|p| p.name().to_owned());
+        self.0.lock().unwrap().push(TracedSpan {
+            id: id.into_u64(),
+            name: attrs.metadata().name().to_owned(),
+            parent,
+            fields,
+        });
+    }
+
+    fn on_record(
+        &self,
+        id: &tracing::span::Id,
+        values: &tracing::span::Record<'_>,
+        _: tracing_subscriber::layer::Context<'_, S>,
+    ) {
+        let mut spans = self.0.lock().unwrap();
+        if let Some(s) = spans.iter_mut().rev().find(|s| s.id == id.into_u64()) {
+            values.record(&mut Fields(&mut s.fields));
+        }
+    }
+}
+
+/// Calls to an LLM service and to an MCP server are spans of their own
+/// (OpenTelemetry's GenAI client attributes), children of the span the
+/// check runs in, with the failure's kind when a call fails.
+#[tokio::test(flavor = "current_thread")]
+async fn llm_and_mcp_calls_are_traced_under_the_decision() {
+    use tracing::Instrument as _;
+    use tracing_subscriber::Layer as _;
+    use tracing_subscriber::layer::SubscriberExt as _;
+    let spans = Spans::default();
+    let subscriber = tracing_subscriber::registry().with(
+        spans.clone().with_filter(
+            tracing_subscriber::filter::Targets::new()
+                .with_target(palisade_checks::TRACE_TARGET, tracing::Level::TRACE),
+        ),
+    );
+    let _default = tracing::subscriber::set_default(subscriber);
+
+    let server = LlmServer::start(Behavior::Judge);
+    let g = guard(JUDGE_POLICY, &llm_config(&server.url(), ""));
+    let d = g
+        .check(&CheckRequest::input("please BLOCKME now"))
+        .instrument(tracing::info_span!(target: palisade_checks::TRACE_TARGET, "decision"))
+        .await
+        .unwrap();
+    assert_eq!(d.decision, DecisionKind::Block, "{d:#?}");
+
+    let exe = util::mcp_guard_exe();
+    let config = format!(
+        "mcp_servers:\n  ok: {{ command: '{e}', args: [--stdio, --mode, structured] }}\n  failing: {{ command: '{e}', args: [--stdio, --mode, error] }}\n",
+        e = exe.display()
+    );
+    for server in ["ok", "failing"] {
+        let policy = format!(
+            "checks:\n  - {{ id: remote, stage: input, type: mcp, server: {server}, tool: screen }}\n"
+        );
+        guard(&policy, &config)
+            .check(&CheckRequest::input("BLOCKME"))
+            .instrument(tracing::info_span!(target: palisade_checks::TRACE_TARGET, "decision"))
+            .await
+            .unwrap();
+    }
+
+    let spans = spans.0.lock().unwrap().clone();
+    let field = |s: &TracedSpan, k: &str| s.fields.get(k).cloned().unwrap_or_default();
+    let chat: Vec<_> = spans.iter().filter(|s| s.name == "chat").collect();
+    let [chat] = chat.as_slice() else {
+        panic!("one chat span: {spans:#?}")
+    };
+    assert_eq!(chat.parent.as_deref(), Some("decision"));
+    assert_eq!(field(chat, "otel.name"), "chat judge-1");
+    assert_eq!(field(chat, "otel.kind"), "client");
+    assert_eq!(field(chat, "gen_ai.operation.name"), "chat");
+    assert_eq!(field(chat, "gen_ai.request.model"), "judge-1");
+    assert_eq!(field(chat, "server.address"), "127.0.0.1");
+    assert!(!chat.fields.contains_key("error.type"), "{chat:#?}");
+
+    let calls: Vec<_> = spans.iter().filter(|s| s.name == "tools/call").collect();
+    let [ok, failing] = calls.as_slice() else {
+        panic!("two MCP call spans: {spans:#?}")
+    };
+    for (s, server) in [(ok, "ok"), (failing, "failing")] {
+        assert_eq!(s.parent.as_deref(), Some("decision"));
+        assert_eq!(field(s, "otel.name"), "tools/call screen");
+        assert_eq!(field(s, "mcp.method.name"), "tools/call");
+        assert_eq!(field(s, "gen_ai.tool.name"), "screen");
+        assert_eq!(field(s, "palisade.mcp.server"), server);
+    }
+    assert!(!ok.fields.contains_key("error.type"), "{ok:#?}");
+    assert_eq!(field(failing, "otel.status_code"), "ERROR", "{failing:#?}");
+    assert!(!field(failing, "error.type").is_empty(), "{failing:#?}");
+}

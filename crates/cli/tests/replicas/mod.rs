@@ -203,6 +203,9 @@ fn a_breaker_opened_by_one_replica_is_open_on_the_other() {
         let (s, d) = post(&addr_a, "/v1/check", &json!({"content": "bluebird"}));
         assert_eq!((s, &d["decision"]), (200, &json!("block")), "{d}");
     }
+    // A's last decision reaches Redis with its next request, or on its own
+    // within 100 ms: B sees the breaker open by then.
+    std::thread::sleep(Duration::from_millis(300));
     let (s, d) = post(&addr_b, "/v1/check", &json!({"content": "hello"}));
     assert_eq!(s, 200);
     assert_eq!(d["reasonCode"], "guardrail.circuit_open", "{d}");
@@ -322,4 +325,76 @@ fn the_policys_rate_limit_checks_hold_across_replicas() {
     );
     stop(a);
     stop(b);
+}
+
+/// `redis-cli -p PORT ARGS…`'s output (`redis-cli` comes with Debian's
+/// `redis-server`).
+fn redis_cli(port: u16, args: &[&str]) -> String {
+    let out = Command::new("redis-cli")
+        .args(["-p", &port.to_string()])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The scripts Redis ran (`EVALSHA`, and `EVAL` when a script was not yet
+/// loaded).
+fn scripts_run(port: u16) -> u64 {
+    redis_cli(port, &["INFO", "commandstats"])
+        .lines()
+        .filter(|l| l.starts_with("cmdstat_evalsha:") || l.starts_with("cmdstat_eval:"))
+        .filter_map(|l| l.split("calls=").nth(1))
+        .filter_map(|l| l.split(',').next())
+        .filter_map(|n| n.parse::<u64>().ok())
+        .sum()
+}
+
+/// The sum of a hash's values.
+fn hash_sum(port: u16, key: &str) -> u64 {
+    redis_cli(port, &["HVALS", key])
+        .lines()
+        .filter_map(|v| v.trim().parse::<u64>().ok())
+        .sum()
+}
+
+#[test]
+fn a_decision_costs_one_round_trip_and_every_one_is_counted() {
+    if !have_redis() {
+        return;
+    }
+    let redis = Redis::start(free_port()).unwrap();
+    let dir = TempDir::new("replicas-round-trips");
+    let cfg = config(
+        &dir,
+        redis.port,
+        "block",
+        "rate_limits: { per_agent: { requests: 1000, per_secs: 60 } }\ncircuit_breaker: { window_secs: 60, min_requests: 1000, threshold: 0.9, cooldown_secs: 60 }\n",
+    );
+    let (a, addr) = serve(&["--config", arg(&cfg)], Some(dir.path()), &[]);
+    redis_cli(redis.port, &["CONFIG", "RESETSTAT"]);
+    let started = Instant::now();
+    for i in 0..40 {
+        let content = if i % 2 == 0 { "bluebird" } else { "hello" };
+        let (s, d) = post(
+            &addr,
+            "/v1/check",
+            &json!({"agent": {"id": "a"}, "content": content}),
+        );
+        assert_eq!(s, 200, "{d}");
+    }
+    let took = started.elapsed();
+    let scripts = scripts_run(redis.port);
+    // One script per decision, plus at most one every 100 ms for decisions
+    // no request carried.
+    let flushes = u64::try_from(took.as_millis() / 100).unwrap() + 2;
+    assert!(
+        (40..=40 + flushes).contains(&scripts),
+        "{scripts} scripts for 40 decisions in {took:?}"
+    );
+    // On SIGTERM the last decisions are counted: each decision once.
+    stop(a);
+    assert_eq!(hash_sum(redis.port, "test:cb-total:7:default"), 40);
+    assert_eq!(hash_sum(redis.port, "test:cb-blocked:7:default"), 20);
 }

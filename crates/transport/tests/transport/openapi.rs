@@ -138,7 +138,7 @@ fn check_request_and_decision_are_components() {
             .as_object()
             .unwrap()
             .keys()
-            .all(|k| k.starts_with("text/plain"))
+            .all(|k| k.starts_with("application/openmetrics-text"))
     );
 }
 
