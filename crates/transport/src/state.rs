@@ -2,7 +2,10 @@
 //! limits and each tenant's circuit breaker kept in Redis, so that several
 //! `palisade serve` processes behind one load balancer enforce one limit and
 //! one breaker. Each operation is one server-side script, atomic, one round
-//! trip, on Redis's own clock (replicas' clocks may differ).
+//! trip, on Redis's own clock (replicas' clocks may differ). A decision's
+//! outcome is not a round trip of its own: it is counted in its tenant's
+//! breaker by the script that admits the tenant's next request on this
+//! replica, or by [`Shared::flush`] when none comes.
 //!
 //! When Redis cannot be reached in `timeout_ms`, the operation fails with
 //! [`StateError`]; the service applies `on_error` and reports it. The

@@ -398,3 +398,78 @@ fn a_decision_costs_one_round_trip_and_every_one_is_counted() {
     assert_eq!(hash_sum(redis.port, "test:cb-total:7:default"), 40);
     assert_eq!(hash_sum(redis.port, "test:cb-blocked:7:default"), 20);
 }
+
+#[test]
+fn redis_stopped_under_load_loses_no_decision_and_no_record() {
+    if !have_redis() {
+        return;
+    }
+    let port = free_port();
+    let redis = Redis::start(port).unwrap();
+    let dir = TempDir::new("replicas-under-load");
+    let cfg = config(
+        &dir,
+        port,
+        "block",
+        "rate_limits: { per_agent: { requests: 100000, per_secs: 60 } }\ncircuit_breaker: { window_secs: 60, min_requests: 100000, threshold: 0.9, cooldown_secs: 60 }\n",
+    );
+    let (mut a, addr) = serve(&["--config", arg(&cfg)], Some(dir.path()), &[]);
+    let running = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    // Four clients sending without pause until told to stop.
+    let clients: Vec<_> = (0..4)
+        .map(|c| {
+            let (addr, running) = (addr.clone(), running.clone());
+            std::thread::spawn(move || {
+                let mut answers = Vec::new();
+                let body = json!({"agent": {"id": format!("agent-{c}")}, "content": "hello"});
+                while running.load(std::sync::atomic::Ordering::SeqCst) {
+                    let (status, d) = post(&addr, "/v1/check", &body);
+                    answers.push((status, d["decision"].clone(), d["reasonCode"].clone()));
+                }
+                answers
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(400));
+    redis.stop();
+    std::thread::sleep(Duration::from_millis(800));
+    let _again = Redis::start(port).unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    running.store(false, std::sync::atomic::Ordering::SeqCst);
+    let per_client: Vec<Vec<_>> = clients.into_iter().map(|c| c.join().unwrap()).collect();
+    // Recovered by itself: each client's last answer is an allow again.
+    for answers in &per_client {
+        assert_eq!(
+            answers.last().map(|a| &a.1),
+            Some(&json!("allow")),
+            "{answers:?}"
+        );
+    }
+    let answers: Vec<_> = per_client.into_iter().flatten().collect();
+    assert!(a.try_wait().unwrap().is_none(), "the service is still up");
+    // Every request got a decision: allowed, or refused saying why.
+    for (status, decision, reason) in &answers {
+        assert_eq!(*status, 200, "{decision} {reason}");
+        assert!(
+            decision == "allow" || (decision == "block" && reason == "state.unavailable"),
+            "{decision} {reason}"
+        );
+    }
+    let refused = answers.iter().filter(|(_, d, _)| d == "block").count();
+    assert!(refused > 0, "Redis was down for 800 ms: {answers:?}");
+    assert!(
+        answers.len() > refused + 8,
+        "decided before and after: {refused} refused of {}",
+        answers.len()
+    );
+    stop(a);
+    // Each answered decision has its audit record, and the log verifies.
+    let log = dir.path().join("audit.jsonl");
+    let records = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(records.lines().count(), answers.len());
+    let verified = std::process::Command::new(env!("CARGO_BIN_EXE_palisade"))
+        .args(["audit", "verify", arg(&log)])
+        .output()
+        .unwrap();
+    assert!(verified.status.success(), "{verified:?}");
+}
