@@ -229,6 +229,22 @@ fn flow(c: &mut Criterion) {
         palisade_protocol::DecisionKind::Allow
     );
     let mut group = c.benchmark_group("flow");
+    // What a replica does with the session per request under
+    // `state.redis`: write its state out, read it back in.
+    let sessions = engine.sessions().clone();
+    let now = engine.now_millis();
+    let state = sessions.export("bench", now).expect("a session");
+    eprintln!("the session of 100 steps is {} bytes of state", state.len());
+    group.bench_function("session_100_steps/export", |b| {
+        b.iter(|| sessions.export("bench", now))
+    });
+    group.bench_function("session_100_steps/import", |b| {
+        b.iter(|| {
+            sessions
+                .import("bench", Some(&state), now)
+                .expect("its own state")
+        })
+    });
     group.bench_function("sink_after_100_steps/hit", |b| {
         b.iter(|| engine.evaluate(&hit).expect("valid"))
     });

@@ -288,6 +288,19 @@ impl Engine {
         &self.sessions
     }
 
+    /// The session a request adds to, when it has a `sessionId` and the
+    /// policy has a `flow` check (otherwise no session state is read or
+    /// kept for it).
+    pub fn session_of<'r>(&self, request: &'r CheckRequest) -> Option<&'r str> {
+        self.flows.as_ref()?;
+        request.session_id.as_deref()
+    }
+
+    /// The engine's clock now (ms): the time sessions are kept by.
+    pub fn now_millis(&self) -> u64 {
+        self.clock.now_millis()
+    }
+
     /// The policy this engine evaluates.
     pub fn policy(&self) -> &Policy {
         &self.policy

@@ -49,4 +49,4 @@ pub use policy::read::json_type;
 pub use policy::{Check, CheckKind, CheckType, OnError, OnFail, Policy};
 pub use ratelimit::{Clock, SystemClock};
 pub use request::{parse_json, parse_request};
-pub use session::{SessionLimits, Sessions};
+pub use session::{SessionError, SessionLimits, SessionStep, Sessions};

@@ -184,6 +184,10 @@ pub struct Service {
     shared: Option<(Arc<crate::state::Shared>, crate::config::StateOnError)>,
     shared_breakers: Arc<std::sync::Mutex<BTreeMap<String, BreakerState>>>,
     metrics: Arc<crate::metrics::Metrics>,
+    /// With shared state, a flow session's requests on this replica are
+    /// decided one at a time: locks by (tenant, session) stripe.
+    session_stripes: Vec<tokio::sync::Mutex<()>>,
+    stripe_hasher: std::collections::hash_map::RandomState,
     /// The ends of streamed answers checked a piece at a time by hooks.
     #[cfg(all(feature = "hooks", feature = "http"))]
     streams: crate::hooks::StreamTails,
@@ -338,6 +342,8 @@ impl Service {
             shared,
             shared_breakers,
             metrics,
+            session_stripes: (0..256).map(|_| tokio::sync::Mutex::new(())).collect(),
+            stripe_hasher: std::collections::hash_map::RandomState::new(),
             #[cfg(all(feature = "hooks", feature = "http"))]
             streams: crate::hooks::StreamTails::default(),
         })
@@ -510,13 +516,40 @@ impl Service {
         if let Some(refused) = admitted.refused {
             return Ok(refused);
         }
-        let warnings: Vec<palisade_protocol::Finding> = admitted.warning.into_iter().collect();
+        let mut warnings: Vec<palisade_protocol::Finding> = admitted.warning.into_iter().collect();
+        // A flow session kept in Redis: read before the decision, written
+        // after it (before it is answered); one request of a session at a
+        // time on this replica, other replicas' writes met by the write.
+        let _one_at_a_time = match (&self.shared, caller.guard.engine().session_of(request)) {
+            (Some(_), Some(id)) => Some(self.session_stripe(&caller.tenant, id).lock().await),
+            _ => None,
+        };
+        let session = match self.session_read(caller, request).await {
+            SessionRead::Local => None,
+            SessionRead::Read { id, version } => Some((id, version)),
+            SessionRead::FailedOpen(warning) => {
+                warnings.push(*warning);
+                None
+            }
+            SessionRead::Refuse(message) => {
+                return self
+                    .refuse(caller, request, "state.unavailable", message, started)
+                    .await;
+            }
+        };
         let decision = caller
             .guard
             .check_with_limits(Some(&caller.tenant), request, admitted.over.as_deref())
             .await
             .map_err(DecideError::from_guard)?;
         let mut decision = decision;
+        if let Some((id, version)) = session
+            && let Some(warning) = self
+                .session_write(caller, id, version, &decision.request_id)
+                .await
+        {
+            warnings.push(warning);
+        }
         decision.warnings.extend(warnings);
         self.count_decision(
             &caller.tenant,
@@ -526,6 +559,131 @@ impl Service {
         )
         .await;
         Ok(decision)
+    }
+
+    /// The lock of the stripe a shared flow session belongs to.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "the index is taken modulo the number of stripes"
+    )]
+    fn session_stripe(&self, tenant: &str, id: &str) -> &tokio::sync::Mutex<()> {
+        use std::hash::BuildHasher as _;
+        let at = self.stripe_hasher.hash_one((tenant, id)) as usize % self.session_stripes.len();
+        &self.session_stripes[at]
+    }
+
+    /// Reads the request's flow session from Redis into the tenant's
+    /// engine, when the shared state is configured and the request adds to
+    /// a session.
+    async fn session_read<'r>(
+        &self,
+        caller: &Caller,
+        request: &'r CheckRequest,
+    ) -> SessionRead<'r> {
+        let Some((shared, on_error)) = &self.shared else {
+            return SessionRead::Local;
+        };
+        let engine = caller.guard.engine();
+        let Some(id) = engine.session_of(request) else {
+            return SessionRead::Local;
+        };
+        let read = match shared.session_get(&caller.tenant, id).await {
+            Ok((version, state)) => {
+                self.metrics.state_result(true);
+                engine
+                    .sessions()
+                    .import(id, state.as_deref(), engine.now_millis())
+                    .map(|()| version)
+                    .map_err(|e| crate::state::StateError(format!("flow session `{id}`: {e}")))
+            }
+            Err(e) => {
+                self.metrics.state_result(false);
+                Err(e)
+            }
+        };
+        match read {
+            Ok(version) => SessionRead::Read { id, version },
+            Err(e) => {
+                tracing::warn!("shared state: {e}");
+                match on_error {
+                    crate::config::StateOnError::Allow => {
+                        let mut f = state_warning(&e);
+                        f.message = Some(format!(
+                            "{e}: the session's steps seen by other replicas were not read; its flow checks judged by this replica's (state.redis.on_error: allow)"
+                        ));
+                        SessionRead::FailedOpen(Box::new(f))
+                    }
+                    _ => SessionRead::Refuse(format!(
+                        "{e}: the session's earlier steps cannot be read, so its flow checks cannot judge the request; it is refused (state.redis.on_error: block)"
+                    )),
+                }
+            }
+        }
+    }
+
+    /// Writes the flow session, with the step this request added, back to
+    /// Redis. When another replica wrote it since it was read, its state is
+    /// read again and this step added to it, up to [`WRITE_ATTEMPTS`]
+    /// times. A failure is
+    /// a warning on the decision (already made and audited): this step is
+    /// then kept by this replica only.
+    async fn session_write(
+        &self,
+        caller: &Caller,
+        id: &str,
+        mut version: u64,
+        request_id: &str,
+    ) -> Option<palisade_protocol::Finding> {
+        let (shared, _) = self.shared.as_ref()?;
+        let engine = caller.guard.engine();
+        let sessions = engine.sessions();
+        let ttl_ms = sessions.limits().ttl_secs.saturating_mul(1000);
+        let mine = sessions.step(id, request_id, engine.now_millis());
+        let failed = |e: crate::state::StateError| {
+            self.metrics.state_result(false);
+            tracing::warn!("shared state: {e}");
+            let mut f = state_warning(&e);
+            f.message = Some(format!(
+                "{e}: this request's step of session `{id}` is kept by this replica only; other replicas' flow checks will not see it"
+            ));
+            Some(f)
+        };
+        for attempt in 0..WRITE_ATTEMPTS {
+            if attempt > 0 {
+                // Writers of one session that met here part a little.
+                let jitter = u64::from(uuid::Uuid::now_v7().as_bytes()[15]) * 8;
+                tokio::time::sleep(std::time::Duration::from_micros(jitter)).await;
+            }
+            let state = sessions.export(id, engine.now_millis())?;
+            match shared
+                .session_put(&caller.tenant, id, version, &state, ttl_ms)
+                .await
+            {
+                Ok(Some(_)) => {
+                    self.metrics.state_result(true);
+                    return None;
+                }
+                Ok(None) => match shared.session_get(&caller.tenant, id).await {
+                    Ok((now_at, remote)) => {
+                        let now = engine.now_millis();
+                        if let Err(e) = sessions.import(id, remote.as_deref(), now) {
+                            return failed(crate::state::StateError(format!(
+                                "flow session `{id}`: {e}"
+                            )));
+                        }
+                        if let Some(step) = &mine {
+                            sessions.add(id, step.clone(), now);
+                        }
+                        version = now_at;
+                    }
+                    Err(e) => return failed(e),
+                },
+                Err(e) => return failed(e),
+            }
+        }
+        failed(crate::state::StateError(format!(
+            "other replicas wrote the session {WRITE_ATTEMPTS} times while this one tried"
+        )))
     }
 
     /// The admission sequence every decision goes through, streamed ones
@@ -919,6 +1077,22 @@ async fn flush_breakers(
             }
         }
     }
+}
+
+/// How many times a flow session's write is tried against other
+/// replicas' writes of the same session.
+const WRITE_ATTEMPTS: u32 = 32;
+
+/// How a request's flow session was read from the shared state.
+enum SessionRead<'r> {
+    /// No shared session: none configured, or the request adds to none.
+    Local,
+    /// Read (at `version`) into the engine's sessions.
+    Read { id: &'r str, version: u64 },
+    /// Not read; decided on this replica's copy, with this warning.
+    FailedOpen(Box<palisade_protocol::Finding>),
+    /// Not read; the request is refused, saying why.
+    Refuse(String),
 }
 
 /// What admission lets through: a refusal, or the go-ahead with a warning

@@ -169,6 +169,18 @@ return state"
     )
 }
 
+/// Writes a flow session's state if no other replica wrote it since it was
+/// read (KEYS: the session's hash, fields `v` its version and `s` the
+/// state; ARGV: the version read, the state, the session's TTL in ms): the
+/// new version, or -1 when another write came first.
+const SESSION_PUT: &str = r"
+local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if v ~= tonumber(ARGV[1]) then return -1 end
+redis.call('HSET', KEYS[1], 'v', v + 1, 's', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return v + 1
+";
+
 /// A replica's decisions of one tenant not yet counted in its breaker.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Pending {
@@ -208,6 +220,7 @@ pub(crate) struct Shared {
     timeout: Duration,
     admit: Script,
     record: Script,
+    session_put: Script,
     pending: Mutex<HashMap<String, Pending>>,
 }
 
@@ -252,6 +265,7 @@ impl Shared {
             timeout,
             admit: Script::new(&admit_script()),
             record: Script::new(&record_script()),
+            session_put: Script::new(SESSION_PUT),
             pending: Mutex::new(HashMap::new()),
         })
     }
@@ -403,6 +417,50 @@ impl Shared {
             breaker,
             over,
         })
+    }
+
+    /// A flow session's state as the replicas keep it: its version (0 for
+    /// none) and its state.
+    pub(crate) async fn session_get(
+        &self,
+        tenant: &str,
+        id: &str,
+    ) -> Result<(u64, Option<String>), StateError> {
+        let mut connection = self.connection.clone();
+        let mut command = redis::cmd("HMGET");
+        command
+            .arg(self.key("sess", &[tenant, id]))
+            .arg("v")
+            .arg("s");
+        let answer: (Option<u64>, Option<String>) =
+            match tokio::time::timeout(self.timeout, command.query_async(&mut connection)).await {
+                Ok(Ok(v)) => v,
+                Ok(Err(e)) => return Err(StateError(e.to_string())),
+                Err(_) => {
+                    return Err(StateError(format!(
+                        "no answer from Redis within {} ms",
+                        self.timeout.as_millis()
+                    )));
+                }
+            };
+        Ok((answer.0.unwrap_or(0), answer.1))
+    }
+
+    /// Writes a flow session's state if it is still at `version`: the new
+    /// version, or `None` when another replica wrote it first. The session
+    /// expires `ttl_ms` after its last write.
+    pub(crate) async fn session_put(
+        &self,
+        tenant: &str,
+        id: &str,
+        version: u64,
+        state: &str,
+        ttl_ms: u64,
+    ) -> Result<Option<u64>, StateError> {
+        let mut invocation = self.session_put.key(self.key("sess", &[tenant, id]));
+        invocation.arg(version).arg(state).arg(ttl_ms.max(1));
+        let v: i64 = self.run(invocation).await?;
+        Ok(u64::try_from(v).ok())
     }
 
     /// Counts the tenant's decisions that no admission carried; the
