@@ -39,6 +39,21 @@ pub enum CallError {
     Unparsable(String),
 }
 
+/// Runs a service call inside its span, recording a failure's kind on it.
+#[cfg(any(feature = "llm", feature = "mcp"))]
+pub(crate) async fn traced<T>(
+    span: &tracing::Span,
+    call: impl std::future::Future<Output = Result<T, CallError>>,
+) -> Result<T, CallError> {
+    use tracing::Instrument as _;
+    let result = call.instrument(span.clone()).await;
+    if let Err(e) = &result {
+        span.record("otel.status_code", "ERROR");
+        span.record("error.type", e.kind());
+    }
+    result
+}
+
 impl CallError {
     /// A short name of the failure, for a trace's `error.type`.
     pub fn kind(&self) -> &'static str {
@@ -191,7 +206,6 @@ impl LlmClient {
     /// One chat completion; the assistant's text. Traced as an OpenTelemetry
     /// GenAI client span (`chat {model}`) when traces are exported.
     async fn chat(&self, system: &str, user: &str) -> Result<String, CallError> {
-        use tracing::Instrument as _;
         use tracing::field::Empty;
         let span = tracing::info_span!(
             target: crate::TRACE_TARGET,
@@ -219,15 +233,7 @@ impl LlmClient {
         {
             span.record("server.address", host);
         }
-        let result = self
-            .call(system, user, &span)
-            .instrument(span.clone())
-            .await;
-        if let Err(e) = &result {
-            span.record("otel.status_code", "ERROR");
-            span.record("error.type", e.kind());
-        }
-        result
+        traced(&span, self.call(system, user, &span)).await
     }
 
     /// The HTTP call of [`LlmClient::chat`]; the response's model and token

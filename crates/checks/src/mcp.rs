@@ -85,7 +85,6 @@ impl McpServer {
         tool_name: Option<&str>,
         content: &str,
     ) -> Result<AsyncOutcome, CallError> {
-        use tracing::Instrument as _;
         use tracing::field::Empty;
         let span = tracing::info_span!(
             target: crate::TRACE_TARGET,
@@ -105,15 +104,7 @@ impl McpServer {
         span.record("otel.name", format!("tools/call {tool}"));
         span.record("gen_ai.tool.name", tool);
         span.record("palisade.mcp.server", self.name.as_str());
-        let result = self
-            .call(tool, stage, tool_name, content)
-            .instrument(span.clone())
-            .await;
-        if let Err(e) = &result {
-            span.record("otel.status_code", "ERROR");
-            span.record("error.type", e.kind());
-        }
-        result
+        crate::llm::traced(&span, self.call(tool, stage, tool_name, content)).await
     }
 
     /// The call of [`McpServer::screen`].

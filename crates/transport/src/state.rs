@@ -246,6 +246,22 @@ fn breaker_args(config: &CircuitBreaker) -> (u64, u64, u32, f64) {
     )
 }
 
+/// The arguments both breaker scripts take after the cool-down: the
+/// window (s), minimum and threshold, and the decisions to count.
+fn counts(
+    invocation: &mut redis::ScriptInvocation<'_>,
+    (window, min_requests, threshold): (u64, u32, f64),
+    pending: Pending,
+) {
+    invocation
+        .arg(window)
+        .arg(min_requests)
+        .arg(threshold)
+        .arg(pending.total)
+        .arg(pending.blocked)
+        .arg(u8::from(pending.first_blocked));
+}
+
 impl Shared {
     /// Checks the URL; connects on first use.
     pub(crate) fn new(config: &RedisState) -> Result<Self, StateError> {
@@ -380,13 +396,8 @@ impl Shared {
             .arg(interval)
             .arg(burst)
             .arg(cooldown)
-            .arg(uuid::Uuid::now_v7().to_string())
-            .arg(window)
-            .arg(min_requests)
-            .arg(threshold)
-            .arg(pending.total)
-            .arg(pending.blocked)
-            .arg(u8::from(pending.first_blocked));
+            .arg(uuid::Uuid::now_v7().to_string());
+        counts(&mut invocation, (window, min_requests, threshold), pending);
         for w in windows {
             invocation.arg(w.max).arg(w.window_ms.max(1));
         }
@@ -477,17 +488,8 @@ impl Shared {
         let [opened, half, total, bad] = self.breaker_keys(tenant);
         let (cooldown, window, min_requests, threshold) = breaker_args(config);
         let mut invocation = self.record.key(opened);
-        invocation
-            .key(half)
-            .key(total)
-            .key(bad)
-            .arg(cooldown)
-            .arg(window)
-            .arg(min_requests)
-            .arg(threshold)
-            .arg(pending.total)
-            .arg(pending.blocked)
-            .arg(u8::from(pending.first_blocked));
+        invocation.key(half).key(total).key(bad).arg(cooldown);
+        counts(&mut invocation, (window, min_requests, threshold), pending);
         match self.run::<u8>(invocation).await {
             Ok(state) => Ok(Some(match state {
                 1 => State::Open,
