@@ -8,7 +8,11 @@
 //!   `palisade events`.
 //!
 //! [`Service`] holds what every transport shares: a guard per tenant (its
-//! policy, services and the audit log), the API keys, and reloading.
+//! policy, services and the audit log), the API keys, rate limits and the
+//! circuit breaker (in Redis with `state.redis`, with the flow sessions),
+//! [`metrics`], and reloading. Every HTTP request and decision is a
+//! `tracing` span of the target [`palisade_checks::TRACE_TARGET`], which a
+//! `tracing-opentelemetry` layer exports as OpenTelemetry traces.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
