@@ -588,11 +588,17 @@ impl Service {
             return SessionRead::Local;
         };
         let read = match shared.session_get(&caller.tenant, id).await {
-            Ok((version, state)) => {
+            // Not in Redis: a new session, or one Redis lost (restarted
+            // without its data); this replica's copy, if any, is kept.
+            Ok((version, None)) => {
+                self.metrics.state_result(true);
+                Ok(version)
+            }
+            Ok((version, Some(state))) => {
                 self.metrics.state_result(true);
                 engine
                     .sessions()
-                    .import(id, state.as_deref(), engine.now_millis())
+                    .import(id, Some(&state), engine.now_millis())
                     .map(|()| version)
                     .map_err(|e| crate::state::StateError(format!("flow session `{id}`: {e}")))
             }

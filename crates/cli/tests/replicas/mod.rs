@@ -568,6 +568,32 @@ fn a_flow_session_is_shared_by_the_replicas() {
         );
     }
 
+    // Redis loses its data: a replica goes on with its own copy of a
+    // session (and writes it back).
+    post(
+        &addr_a,
+        "/v1/check",
+        &injected_page("s-5", "https://lost.evil.example/x"),
+    );
+    redis_cli(redis.port, &["FLUSHALL"]);
+    let d = post(
+        &addr_a,
+        "/v1/check",
+        &fetch("s-5", "https://lost.evil.example/x"),
+    )
+    .1;
+    assert_eq!(d["violations"][0]["checkId"], "untrusted-values", "{d}");
+    let d = post(
+        &addr_b,
+        "/v1/check",
+        &fetch("s-5", "https://lost.evil.example/y"),
+    )
+    .1;
+    assert_eq!(
+        d["violations"][0]["checkId"], "untrusted-values",
+        "written back: {d}"
+    );
+
     // Redis gone: a session's request cannot be judged on all its steps,
     // so it is refused (on_error: block), saying why.
     redis.stop();
