@@ -720,7 +720,11 @@ async fn llm_and_mcp_calls_are_traced_under_the_decision() {
                 .with_target(palisade_checks::TRACE_TARGET, tracing::Level::TRACE),
         ),
     );
-    let _default = tracing::subscriber::set_default(subscriber);
+    // The process's subscriber (no other test of this binary sets one): a
+    // thread's own subscriber can miss call sites that tests on other
+    // threads registered at the same time. Spans of other tests have no
+    // `decision` parent and are not counted below.
+    tracing::subscriber::set_global_default(subscriber).expect("the only subscriber");
 
     let server = LlmServer::start(Behavior::Judge);
     let g = guard(JUDGE_POLICY, &llm_config(&server.url(), ""));
@@ -747,7 +751,14 @@ async fn llm_and_mcp_calls_are_traced_under_the_decision() {
             .unwrap();
     }
 
-    let spans = spans.0.lock().unwrap().clone();
+    let spans: Vec<TracedSpan> = spans
+        .0
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|s| s.name == "decision" || s.parent.as_deref() == Some("decision"))
+        .cloned()
+        .collect();
     let field = |s: &TracedSpan, k: &str| s.fields.get(k).cloned().unwrap_or_default();
     let chat: Vec<_> = spans.iter().filter(|s| s.name == "chat").collect();
     let [chat] = chat.as_slice() else {
