@@ -8,8 +8,20 @@ use palisade_protocol::{CheckRequest, DecisionKind, Stage, Tool};
 
 use crate::CheckArgs;
 
+/// The engine `check` decides with: for a batch, compiled whole before the
+/// first request; for one request with the embedded default policy, built
+/// as that request needs it (the default policy is known to compile).
 pub(crate) fn load_engine(args: &CheckArgs) -> anyhow::Result<Engine> {
-    load_policy(args.policy.as_deref())
+    if args.policy.is_none() && !args.jsonl {
+        let policy = palisade_engine::Policy::from_yaml_str(palisade_engine::DEFAULT_POLICY)
+            .map_err(|e| anyhow::anyhow!("the embedded default policy: {e}"))?;
+        return Ok(Engine::lazy(policy));
+    }
+    let engine = load_policy(args.policy.as_deref())?;
+    if args.jsonl {
+        engine.warm();
+    }
+    Ok(engine)
 }
 
 /// The policy at `path`, else the embedded default policy.

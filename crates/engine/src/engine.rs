@@ -68,6 +68,10 @@ impl StageData {
         let tools = tools.build().map_err(fail)?;
         // Streams are scanned at these stages: a policy whose stream
         // automaton cannot be built is refused now, not when a stream starts.
+        if streams && let Some(matcher) = &matcher {
+            // Refused now rather than run pattern by pattern.
+            matcher.build_sets().map_err(fail)?;
+        }
         let stream = OnceLock::new();
         if streams && matcher.is_some() && matches!(stage, Stage::Input | Stage::Output) {
             let built = StreamAutomaton::build(&checks, &policy.compiled).map_err(fail)?;
@@ -218,6 +222,39 @@ impl Engine {
             clock: Arc::new(SystemClock),
             flows,
             sessions: Arc::new(crate::Sessions::default()),
+        }
+    }
+
+    /// Compiles now what is otherwise compiled when a request first needs
+    /// it: each pattern's exact regex (a policy's patterns are checked
+    /// against their size limit when it is read, and compiled on first use)
+    /// and the word automata of the stages that stream. Decisions are the
+    /// same either way; a long-running service calls this once after
+    /// loading a policy (in the background) so that no request pays for it,
+    /// and a benchmark before timing.
+    ///
+    /// Builds the stages that are not built yet.
+    ///
+    /// ```
+    /// use palisade_engine::{Engine, Policy};
+    ///
+    /// let engine = Engine::new(Policy::from_yaml_str(palisade_engine::DEFAULT_POLICY)?)?;
+    /// engine.warm();
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn warm(&self) {
+        for &stage in Stage::ALL {
+            let Ok(data) = self.stage_data(stage) else {
+                continue;
+            };
+            if let Some(matcher) = &data.matcher {
+                matcher.warm();
+            }
+            if let Some(Ok(stream)) = data.stream.get()
+                && let Some(words) = &stream.words
+            {
+                let _ = words.automaton();
+            }
         }
     }
 
@@ -385,6 +422,44 @@ mod tests {
 
     /// A lazy engine decides as the eager one, streams included (its
     /// stream automaton is built by the first stream).
+    #[test]
+    fn regexes_are_compiled_when_a_request_needs_them_or_when_warmed() {
+        // Patterns of the policy's own (the built-in detectors' regexes are
+        // shared by every engine of the process).
+        let patterns: Vec<String> = (0..20).map(|i| format!("tok{i:02}_[a-z]{{8}}")).collect();
+        let policy = || {
+            Policy::from_json_str(
+                &serde_json::json!({"checks": [
+                    {"id": "tokens", "stage": "tool_output", "type": "regex", "patterns": patterns}
+                ]})
+                .to_string(),
+            )
+            .unwrap()
+        };
+        let compiled = |engine: &Engine| {
+            let data = engine.stage_data(Stage::ToolOutput).unwrap();
+            data.matcher.as_ref().unwrap().compiled()
+        };
+        let request = CheckRequest::tool_output(
+            "Bash",
+            serde_json::json!({"stdout": "token tok07_abcdefgh and tok0 and tok13_"}),
+        );
+        let lazy = Engine::lazy(policy());
+        let first = lazy.evaluate(&request).unwrap();
+        assert_eq!(first.decision, DecisionKind::Block);
+        // tok07 matched; tok13 was confirmed (and turned down) too.
+        assert_eq!(compiled(&lazy), (2, 20));
+        let eager = Engine::new(policy()).unwrap();
+        assert_eq!(compiled(&eager), (0, 20), "checked, not compiled, at load");
+        eager.warm();
+        assert_eq!(compiled(&eager), (20, 20));
+        let again = eager.evaluate(&request).unwrap();
+        assert_eq!(
+            serde_json::to_value(&first.violations).unwrap(),
+            serde_json::to_value(&again.violations).unwrap()
+        );
+    }
+
     #[test]
     fn a_lazy_engine_decides_and_streams_like_an_eager_one() {
         let policy = || Policy::from_yaml_str(crate::DEFAULT_POLICY).unwrap();

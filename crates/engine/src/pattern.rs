@@ -15,6 +15,8 @@
 //!
 //! Both are exact: the exact regex has the last word.
 
+use std::sync::{Arc, OnceLock};
+
 use regex_automata::dfa::{Automaton, StartKind, dense};
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_automata::{Anchored, Input, meta};
@@ -60,14 +62,70 @@ pub(crate) struct Pattern {
     /// The syntax tree.
     pub(crate) hir: Hir,
     /// The exact regex.
-    pub(crate) exact: meta::Regex,
+    pub(crate) exact: Exact,
 }
 
 impl Pattern {
-    /// Compiles a parsed pattern; fails when it exceeds the size limit.
+    /// Checks a parsed pattern against the size limit (its NFA, which the
+    /// exact regex is built from); the exact regex is compiled on first
+    /// use ([`Exact`]).
     pub(crate) fn new(hir: Hir) -> Result<Self, String> {
-        let exact = exact_regex(&hir)?;
-        Ok(Self { hir, exact })
+        thompson::Compiler::new()
+            .configure(thompson::Config::new().nfa_size_limit(Some(MAX_REGEX_BYTES)))
+            .build_from_hir(&hir)
+            // Worded as the regex builder words it.
+            .map_err(|_| "regex is too large once compiled: error building NFA".to_owned())?;
+        Ok(Self::deferred(hir))
+    }
+
+    /// A pattern whose exact regex is compiled on first use, unchecked:
+    /// for the built-in detectors, which a test compiles.
+    pub(crate) fn deferred(hir: Hir) -> Self {
+        Self {
+            exact: Exact::deferred(hir.clone()),
+            hir,
+        }
+    }
+}
+
+/// An exact regex, compiled now or on first use, shared by its clones.
+///
+/// Compiling a regex is the largest part of building a stage (a built-in
+/// detector takes a few hundred microseconds): a process that decides one
+/// request (a coding agent's hook) compiles only those whose literals the
+/// request holds.
+#[derive(Clone, Debug)]
+pub(crate) struct Exact(Arc<ExactCell>);
+
+#[derive(Debug)]
+struct ExactCell {
+    hir: Hir,
+    regex: OnceLock<Option<meta::Regex>>,
+}
+
+impl Exact {
+    /// Compiled on first use.
+    pub(crate) fn deferred(hir: Hir) -> Self {
+        Self(Arc::new(ExactCell {
+            hir,
+            regex: OnceLock::new(),
+        }))
+    }
+
+    /// Whether the regex has been compiled.
+    #[cfg(test)]
+    pub(crate) fn is_built(&self) -> bool {
+        self.0.regex.get().is_some()
+    }
+
+    /// The regex; `None` only when it exceeds the size limit, which the
+    /// patterns deferred are known not to (callers then fail closed).
+    #[inline]
+    pub(crate) fn get(&self) -> Option<&meta::Regex> {
+        self.0
+            .regex
+            .get_or_init(|| exact_regex(&self.0.hir).ok())
+            .as_ref()
     }
 }
 
@@ -502,7 +560,10 @@ fn fold_ascii_case(hir: &Hir) -> Hir {
             let mut upper = Vec::new();
             for c in b'A'..=b'Z' {
                 let (u, l) = (char::from(c), char::from(c.to_ascii_lowercase()));
-                let holds = |x: char| cls.ranges().iter().any(|r| r.start() <= x && x <= r.end());
+                let holds = |x: char| {
+                    let i = cls.ranges().partition_point(|r| r.end() < x);
+                    cls.ranges().get(i).is_some_and(|r| r.start() <= x)
+                };
                 if holds(u) && holds(l) {
                     upper.push(ClassUnicodeRange::new(u, u));
                 }

@@ -54,7 +54,7 @@ enum Target {
 #[derive(Clone, Debug)]
 struct RegexEntry {
     check: u32,
-    exact: meta::Regex,
+    exact: pattern::Exact,
     /// A blocklist word compiled as a regex, with `whole_words`.
     whole: bool,
     /// A built-in detector: its index in the detector table, and its validator.
@@ -67,7 +67,7 @@ struct RegexEntry {
     single_line: bool,
     /// A part of the pattern every match contains, starting with literals
     /// ([`pattern::guard`]); run anchored at their occurrences.
-    guard: Option<meta::Regex>,
+    guard: Option<pattern::Exact>,
     /// With a guard: the guard (relaxed), and once an occurrence of its
     /// literals has been seen, the guard as a DFA that turns most
     /// occurrences away cheaply ([`pattern::guard_dfa`]). Built on first
@@ -83,7 +83,7 @@ struct RegexEntry {
     /// A single-line residual pattern with Unicode word boundaries: the
     /// pattern without them. Its matches (fast engines) pick the lines the
     /// exact pattern (slower on non-ASCII text) runs on.
-    relaxed: Option<meta::Regex>,
+    relaxed: Option<pattern::Exact>,
 }
 
 impl RegexEntry {
@@ -157,9 +157,22 @@ impl RegexEntry {
 
 #[derive(Clone, Debug)]
 struct Residual {
-    set: meta::Regex,
+    /// The patterns (relaxed) the set is built from.
+    hirs: Vec<Hir>,
+    /// Built on first use ([`StageMatcher::warm`] builds it with the stage
+    /// and reports a set over its size limit); `None`: over the limit.
+    set: OnceLock<Option<meta::Regex>>,
     /// Pattern id in `set` → index into `regexes`.
     regex_ids: Vec<u32>,
+}
+
+impl Residual {
+    /// The set, built on first use; `None` when over its size limit.
+    fn set(&self) -> Option<&meta::Regex> {
+        self.set
+            .get_or_init(|| pattern::multi_regex(&self.hirs).ok())
+            .as_ref()
+    }
 }
 
 /// The label of a hit that no built-in detector made.
@@ -251,7 +264,12 @@ fn confirm_lines(
             continue;
         }
         done = Some(lo);
-        for m in entry.exact.find_iter(Input::new(hay).span(lo..hi)) {
+        let Some(exact) = entry.exact.get() else {
+            // Cannot be compiled: the line counts as a match (fail closed).
+            sink.hit(entry.check, lo, hi, entry.label);
+            return;
+        };
+        for m in exact.find_iter(Input::new(hay).span(lo..hi)) {
             if entry.accepts(s, m.start(), m.end()) {
                 entry.report(s, m.start(), m.end(), sink);
                 if !sink.every(entry.check) {
@@ -289,7 +307,11 @@ fn confirm_headed(
         let (lo, hi) = lines.of(pos);
         let start = entry.earliest_start(s, lo.max(next), pos);
         let anchored = Input::new(hay).span(start..hi).anchored(Anchored::Yes);
-        match entry.exact.search(&anchored) {
+        let Some(exact) = entry.exact.get() else {
+            sink.hit(entry.check, start, hi, entry.label);
+            return;
+        };
+        match exact.search(&anchored) {
             Some(m) => {
                 next = m.end();
                 if entry.accepts(s, m.start(), m.end()) {
@@ -497,7 +519,7 @@ impl MatcherBuilder {
             }
             if let Some(guard) = pattern::guard(hir) {
                 let rest = pattern::relax(&guard.rest);
-                entries[i].guard = Some(pattern::exact_regex(&rest)?);
+                entries[i].guard = Some(pattern::Exact::deferred(rest.clone()));
                 entries[i].guard_rest = Some(rest);
                 entries[i].head = guard.head.map(merge_ranges);
                 entries[i].single_head = guard.single_head && entries[i].single_line;
@@ -527,7 +549,8 @@ impl MatcherBuilder {
                     }
                     None => {
                         if entries[i].single_line && pattern::has_unicode_word_boundary(hir) {
-                            entries[i].relaxed = Some(pattern::exact_regex(&pattern::relax(hir))?);
+                            entries[i].relaxed =
+                                Some(pattern::Exact::deferred(pattern::relax(hir)));
                         }
                         residual_hirs.push(pattern::relax(hir));
                         residual_ids.push(i as u32);
@@ -540,7 +563,8 @@ impl MatcherBuilder {
                 return Ok(None);
             }
             Ok(Some(Residual {
-                set: pattern::multi_regex(&hirs)?,
+                hirs,
+                set: OnceLock::new(),
                 regex_ids: ids,
             }))
         };
@@ -562,6 +586,37 @@ impl MatcherBuilder {
 }
 
 impl StageMatcher {
+    /// Compiles every regex deferred to its first use.
+    pub(crate) fn warm(&self) {
+        for entry in &self.regexes {
+            entry.exact.get();
+            for deferred in [&entry.guard, &entry.relaxed].into_iter().flatten() {
+                deferred.get();
+            }
+        }
+    }
+
+    /// How many of the stage's exact regexes are compiled, of how many.
+    #[cfg(test)]
+    pub(crate) fn compiled(&self) -> (usize, usize) {
+        let built = self.regexes.iter().filter(|e| e.exact.is_built()).count();
+        (built, self.regexes.len())
+    }
+
+    /// Builds the sets of patterns; fails when one exceeds its size limit
+    /// (a lazy engine, which builds them on first use, then runs each of
+    /// their regexes alone).
+    pub(crate) fn build_sets(&self) -> Result<(), String> {
+        for residual in [&self.residual, &self.gated].into_iter().flatten() {
+            if residual.set().is_none() {
+                return Err(pattern::multi_regex(&residual.hirs)
+                    .err()
+                    .unwrap_or_default());
+            }
+        }
+        Ok(())
+    }
+
     /// Whether some detector judges JSON members by name and value.
     pub(crate) fn has_pairs(&self) -> bool {
         !self.pairs.is_empty()
@@ -607,10 +662,15 @@ impl StageMatcher {
                     let input = Input::new(hay)
                         .span(start..hay.len())
                         .anchored(Anchored::Yes);
-                    if let Some(m) = entry.exact.search(&input)
-                        && entry.accepts(s, m.start(), m.end())
-                    {
-                        entry.report(s, m.start(), m.end(), sink);
+                    match entry.exact.get() {
+                        Some(exact) => {
+                            if let Some(m) = exact.search(&input)
+                                && entry.accepts(s, m.start(), m.end())
+                            {
+                                entry.report(s, m.start(), m.end(), sink);
+                            }
+                        }
+                        None => sink.hit(entry.check, start, hay.len(), entry.label),
                     }
                 }
                 Target::Guard { regex } => {
@@ -645,7 +705,13 @@ impl StageMatcher {
                         Some(left) => {
                             guard_budget = left;
                             let input = Input::new(hay).span(start..end).anchored(Anchored::Yes);
-                            entry.guard.as_ref().is_none_or(|g| g.is_match(input))
+                            // A guard that cannot be compiled lets the
+                            // exact pattern decide.
+                            entry
+                                .guard
+                                .as_ref()
+                                .and_then(pattern::Exact::get)
+                                .is_none_or(|g| g.is_match(input))
                         }
                         None => true,
                     };
@@ -724,18 +790,27 @@ impl StageMatcher {
         {
             return;
         }
-        let mut set = PatternSet::new(residual.set.pattern_len());
-        residual
-            .set
-            .which_overlapping_matches(&Input::new(s), &mut set);
+        let Some(multi) = residual.set() else {
+            // Over its size limit: each pattern alone, which is exact.
+            for &regex in ids {
+                self.find_all(regex as usize, s, sink);
+            }
+            return;
+        };
+        let mut set = PatternSet::new(multi.pattern_len());
+        multi.which_overlapping_matches(&Input::new(s), &mut set);
         for pid in set.iter() {
             let regex = ids[pid.as_usize()] as usize;
             let entry = &self.regexes[regex];
             match &entry.relaxed {
                 // Every match of the pattern is a match of its relaxed form
                 // on the same line: a line without one has none.
-                Some(relaxed) if sink.wants(entry.check) => {
-                    let positions = relaxed.find_iter(s).map(|m| m.start());
+                Some(relaxed) if sink.wants(entry.check) && relaxed.get().is_some() => {
+                    let positions = relaxed
+                        .get()
+                        .into_iter()
+                        .flat_map(|r| r.find_iter(s))
+                        .map(|m| m.start());
                     confirm_lines(entry, s, positions, sink);
                 }
                 _ => self.find_all(regex, s, sink),
@@ -779,7 +854,11 @@ impl StageMatcher {
         if !sink.wants(entry.check) {
             return;
         }
-        for m in entry.exact.find_iter(s) {
+        let Some(exact) = entry.exact.get() else {
+            sink.hit(entry.check, 0, s.len(), entry.label);
+            return;
+        };
+        for m in exact.find_iter(s) {
             if entry.accepts(s, m.start(), m.end()) {
                 entry.report(s, m.start(), m.end(), sink);
                 if !sink.every(entry.check) {

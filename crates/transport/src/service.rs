@@ -1158,8 +1158,15 @@ impl Tenant {
     }
 }
 
-/// The policy at `path`, else the embedded default policy, and its text.
+/// The policy at `path`, else the embedded default policy, and its text;
+/// compiled whole ([`Engine::warm`]), so that no request pays for it.
 fn load_engine(path: Option<&Path>) -> Result<(Engine, PolicySource), PolicyErrors> {
+    let loaded = load_policy(path)?;
+    loaded.0.warm();
+    Ok(loaded)
+}
+
+fn load_policy(path: Option<&Path>) -> Result<(Engine, PolicySource), PolicyErrors> {
     match path {
         None => Ok((
             Engine::default_policy()?,

@@ -23,7 +23,7 @@ use super::{Field, FieldKind, Hit, build};
 use crate::engine::Engine;
 use crate::error::RequestError;
 use crate::scan::NO_LABEL;
-use crate::scan::stream::{StreamAutomaton, Target, UNBOUNDED_WINDOW};
+use crate::scan::stream::{StreamAutomaton, Target, UNBOUNDED_WINDOW, WordAutomaton};
 use crate::scan::whole_word_at;
 
 /// Scans one streamed answer. Made by [`Engine::stream`].
@@ -107,10 +107,7 @@ impl Engine {
             text: String::new(),
             cache,
             state: None,
-            word_state: automaton
-                .words
-                .as_ref()
-                .and_then(|w| w.start_state(aho_corasick::Anchored::No).ok()),
+            word_state: None,
             deferred: Vec::new(),
             hit: vec![false; self.policy.checks.len()],
             hits: Vec::new(),
@@ -118,6 +115,19 @@ impl Engine {
             blocked: false,
             degraded: false,
         };
+        if let Some(words) = &automaton.words {
+            // Without its automaton (over every size limit), the stream is
+            // decided by `finish` on the whole text.
+            match words.automaton() {
+                Ok(WordAutomaton::Dfa(a)) => {
+                    scanner.word_state = a.start_state(aho_corasick::Anchored::No).ok();
+                }
+                Ok(WordAutomaton::Nfa(a)) => {
+                    scanner.word_state = a.start_state(aho_corasick::Anchored::No).ok();
+                }
+                Err(_) => scanner.degraded = true,
+            }
+        }
         if let (Some(dfa), Some(cache)) = (automaton.dfa.as_ref(), scanner.cache.as_mut()) {
             let config = start::Config::new().anchored(Anchored::No);
             match dfa.start_state(cache, &config) {
@@ -128,6 +138,39 @@ impl Engine {
         scanner.push(&initial);
         Ok(scanner)
     }
+}
+
+/// Steps the word automaton over `bytes` (which start at offset `from` of
+/// the text), queueing each word that ends; returns the state after them.
+fn step_words(
+    words: &impl Automaton,
+    mut sid: aho_corasick::automaton::StateID,
+    bytes: &[u8],
+    from: usize,
+    pending: &mut Vec<(bool, usize, usize)>,
+) -> aho_corasick::automaton::StateID {
+    // The automaton sees the Kelvin sign as `k` and the long s as `s`
+    // (see `fold`); a match still ends at an offset of the text.
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let (fed, last) = match (b, bytes.get(i + 1), bytes.get(i + 2)) {
+            (0xE2, Some(0x84), Some(0xAA)) => (b'k', i + 2),
+            (0xC5, Some(0xBF), _) => (b's', i + 1),
+            _ => (b, i),
+        };
+        sid = words.next_state(aho_corasick::Anchored::No, sid, fed);
+        if words.is_special(sid) && words.is_match(sid) {
+            for k in 0..words.match_len(sid) {
+                pending.push((
+                    true,
+                    words.match_pattern(sid, k).as_usize(),
+                    from + last + 1,
+                ));
+            }
+        }
+        i = last + 1;
+    }
+    sid
 }
 
 impl StreamScanner<'_> {
@@ -147,27 +190,13 @@ impl StreamScanner<'_> {
         let before = self.hits.len();
         // (is a word, target, end); candidates waiting for this delta come first.
         let mut pending: Vec<(bool, usize, usize)> = std::mem::take(&mut self.deferred);
-        if let (Some(words), Some(mut sid)) = (self.automaton.words.as_ref(), self.word_state) {
-            // The automaton sees the Kelvin sign as `k` and the long s as `s`
-            // (see `fold`); a match still ends at an offset of the text.
-            let bytes = self.text.as_bytes();
-            let mut i = from;
-            while i < bytes.len() {
-                let b = bytes[i];
-                let (fed, last) = match (b, bytes.get(i + 1), bytes.get(i + 2)) {
-                    (0xE2, Some(0x84), Some(0xAA)) => (b'k', i + 2),
-                    (0xC5, Some(0xBF), _) => (b's', i + 1),
-                    _ => (b, i),
-                };
-                sid = words.next_state(aho_corasick::Anchored::No, sid, fed);
-                if words.is_special(sid) && words.is_match(sid) {
-                    for k in 0..words.match_len(sid) {
-                        pending.push((true, words.match_pattern(sid, k).as_usize(), last + 1));
-                    }
-                }
-                i = last + 1;
-            }
-            self.word_state = Some(sid);
+        if let (Some(words), Some(sid)) = (self.automaton.words.as_ref(), self.word_state) {
+            let bytes = &self.text.as_bytes()[from..];
+            self.word_state = match words.automaton() {
+                Ok(WordAutomaton::Dfa(a)) => Some(step_words(a, sid, bytes, from, &mut pending)),
+                Ok(WordAutomaton::Nfa(a)) => Some(step_words(a, sid, bytes, from, &mut pending)),
+                Err(_) => None,
+            };
         }
         if let (Some(dfa), Some(mut state), Some(cache)) =
             (self.automaton.dfa.as_ref(), self.state, self.cache.as_mut())
@@ -283,6 +312,11 @@ impl StreamScanner<'_> {
                 }
                 self.spent[t] += end - lo;
                 let input = Input::new(text).span(lo..end);
+                // A regex that cannot be compiled leaves it to `finish`,
+                // which fails closed.
+                let Some(exact) = exact.get() else {
+                    return;
+                };
                 exact
                     .find_iter(input)
                     .find(|m| {
@@ -349,5 +383,56 @@ impl StreamScanner<'_> {
         };
         decision.is_final = Some(true);
         decision
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The NFA a policy's words fall back on when their DFA is over its
+    /// size limit finds what the DFA finds, delta by delta.
+    #[test]
+    fn the_word_nfa_steps_like_the_word_dfa() {
+        let words: Vec<&[u8]> = vec![b"drop table", b"kelvin", b"secret", b"ssh"];
+        let dfa = aho_corasick::dfa::DFA::builder()
+            .ascii_case_insensitive(true)
+            .build(&words)
+            .unwrap();
+        let nfa = aho_corasick::nfa::contiguous::NFA::builder()
+            .ascii_case_insensitive(true)
+            .build(&words)
+            .unwrap();
+        let text =
+            "please DROP TABLE x; the \u{212A}elvin sign, a ſecret, a \u{17F}sh key, drop table";
+        let deltas: Vec<&str> = {
+            let mut out = Vec::new();
+            let mut rest = text;
+            while !rest.is_empty() {
+                let mut n = 7.min(rest.len());
+                while !rest.is_char_boundary(n) {
+                    n += 1;
+                }
+                out.push(&rest[..n]);
+                rest = &rest[n..];
+            }
+            out
+        };
+        fn run(words: &impl Automaton, deltas: &[&str]) -> Vec<(bool, usize, usize)> {
+            let mut sid = words.start_state(aho_corasick::Anchored::No).unwrap();
+            let (mut from, mut found) = (0, Vec::new());
+            for d in deltas {
+                sid = step_words(words, sid, d.as_bytes(), from, &mut found);
+                from += d.len();
+            }
+            found
+        }
+        let (by_dfa, by_nfa) = (run(&dfa, &deltas), run(&nfa, &deltas));
+        assert_eq!(by_dfa, by_nfa);
+        let words: Vec<usize> = by_dfa.iter().map(|&(_, w, _)| w).collect();
+        assert_eq!(words, [0, 1, 2, 3, 0], "{by_dfa:?}");
+        // Each ends at its offset in the text, the folded signs included.
+        assert!(by_dfa.iter().all(|&(_, _, end)| text.is_char_boundary(end)));
+        assert_eq!(by_dfa[1].2, text.find(" sign").unwrap());
     }
 }

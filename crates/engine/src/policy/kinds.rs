@@ -105,7 +105,7 @@ pub(crate) fn parse_detectors(
     all: &[crate::detect::Detector],
 ) -> Vec<Result<Vec<Pattern>, String>> {
     all.iter()
-        .map(|d| d.parts()?.into_iter().map(Pattern::new).collect())
+        .map(|d| Ok(d.parts()?.into_iter().map(Pattern::deferred).collect()))
         .collect()
 }
 

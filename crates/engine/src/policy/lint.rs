@@ -1,7 +1,7 @@
 //! Warnings about valid policies: checks, or entries of them, that can
 //! never fire as written.
 
-use globset::GlobBuilder;
+use globset::{GlobBuilder, GlobSetBuilder};
 
 use super::{CheckKind, Policy};
 use crate::error::PolicyError;
@@ -67,21 +67,23 @@ impl Policy {
     /// ```
     pub fn warnings(&self) -> Vec<PolicyError> {
         let mut out = Vec::new();
+        let tools_of = |check: &super::Check| match &check.kind {
+            CheckKind::ToolPattern { tools }
+            | CheckKind::Schema { tools, .. }
+            | CheckKind::Path { tools, .. }
+            | CheckKind::Workspace { tools, .. }
+            | CheckKind::Command { tools, .. } => Some(tools.clone()),
+            _ => None,
+        };
+        let globs: Vec<String> = self.checks.iter().filter_map(tools_of).flatten().collect();
+        let mut case_warnings = tool_case_warnings(&globs).into_iter();
         for (i, check) in self.checks.iter().enumerate() {
             let ptr = index("/checks", i);
-            let tools = match &check.kind {
-                CheckKind::ToolPattern { tools }
-                | CheckKind::Schema { tools, .. }
-                | CheckKind::Path { tools, .. }
-                | CheckKind::Workspace { tools, .. } => Some(tools),
-                CheckKind::Command { tools, commands } => {
-                    command_warnings(&ptr, commands, &mut out);
-                    Some(tools)
-                }
-                _ => None,
-            };
-            for (j, glob) in tools.into_iter().flatten().enumerate() {
-                if let Some(message) = tool_case_warning(glob) {
+            if let CheckKind::Command { commands, .. } = &check.kind {
+                command_warnings(&ptr, commands, &mut out);
+            }
+            for j in 0..tools_of(check).map_or(0, |t| t.len()) {
+                if let Some(message) = case_warnings.next().flatten() {
                     out.push(PolicyError::new(index(&child(&ptr, "tools"), j), message));
                 }
             }
@@ -106,39 +108,68 @@ impl Policy {
     }
 }
 
-/// A glob that matches no known tool name as written but one in another
-/// case.
-fn tool_case_warning(glob: &str) -> Option<String> {
-    let build = |insensitive| {
-        GlobBuilder::new(glob)
-            .literal_separator(false)
-            .backslash_escape(true)
-            .case_insensitive(insensitive)
-            .build()
-            .ok()
-            .map(|g| g.compile_matcher())
+/// For each glob, a warning when it matches no known tool name as written
+/// but one in another case. Two glob sets for all the globs: a policy with
+/// thousands of tool globs is linted in the time of two compilations.
+fn tool_case_warnings(globs: &[String]) -> Vec<Option<String>> {
+    let set = |insensitive| {
+        let mut set = GlobSetBuilder::new();
+        // A glob that does not parse was refused with the policy; it
+        // matches nothing here.
+        let mut ids = Vec::with_capacity(globs.len());
+        let mut added = 0;
+        for glob in globs {
+            let built = GlobBuilder::new(glob)
+                .literal_separator(false)
+                .backslash_escape(true)
+                .case_insensitive(insensitive)
+                .build();
+            ids.push(built.ok().map(|g| {
+                set.add(g);
+                added += 1;
+                added - 1
+            }));
+        }
+        let set = set.build().ok();
+        // Per glob: the known tools it matches.
+        let mut matched: Vec<Vec<&str>> = vec![Vec::new(); globs.len()];
+        if let Some(set) = set {
+            for tool in KNOWN_TOOLS {
+                let hits = set.matches(tool);
+                for (glob, id) in ids.iter().enumerate() {
+                    if let (Some(id), Some(m)) = (id, matched.get_mut(glob))
+                        && hits.contains(id)
+                    {
+                        m.push(tool);
+                    }
+                }
+            }
+        }
+        matched
     };
-    let exact = build(false)?;
-    if KNOWN_TOOLS.iter().any(|t| exact.is_match(t)) {
-        return None;
-    }
-    let folded = build(true)?;
-    let near: Vec<&str> = KNOWN_TOOLS
+    let exact = set(false);
+    let folded = set(true);
+    exact
         .iter()
-        .copied()
-        .filter(|t| folded.is_match(t))
-        .collect();
-    if near.is_empty() {
-        return None;
-    }
+        .zip(folded)
+        .zip(globs)
+        .map(|((exact, near), glob)| {
+            (exact.is_empty() && !near.is_empty()).then(|| case_warning(glob, &near))
+        })
+        .collect()
+}
+
+/// The warning for a glob that matches the `near` tool names only in
+/// another case.
+fn case_warning(glob: &str, near: &[&str]) -> String {
     let named = near
         .iter()
         .map(|t| format!("`{t}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    Some(format!(
+    format!(
         "tool glob `{glob}` matches {named} only in another case, and tool globs are case-sensitive: it matches none of the tool names coding agents use; add {named} to `tools` if it should"
-    ))
+    )
 }
 
 /// Command patterns whose command (of any piped part) begins with an
@@ -208,6 +239,7 @@ mod tests {
   - {id: d, type: regex, stage: [tool_use, output], patterns: [x], when: 'request.stage == \"output\" && request.tool.name == \"x\"'}
   - {id: e, type: regex, stage: tool_use, patterns: [x], when: 'request.stage == \"output\" || true'}
   - {id: f, type: regex, stage: input, patterns: [x], when: \"(request.stage == 'output') && true\"}
+  - {id: g, type: command, stage: tool_use, tools: [Bash, BASH], commands: ['rm -rf *']}
 ",
         );
         let pointers: Vec<&str> = w.iter().map(|(p, _)| p.as_str()).collect();
@@ -219,7 +251,8 @@ mod tests {
                 "/checks/1/commands/0",
                 "/checks/1/commands/1",
                 "/checks/2/when",
-                "/checks/5/when"
+                "/checks/5/when",
+                "/checks/6/tools/1"
             ],
             "{w:#?}"
         );
@@ -232,6 +265,11 @@ mod tests {
         );
         assert!(w[2].1.contains("`rm -rf *`"), "{}", w[2].1);
         assert!(w[4].1.contains("requires stage `output`"), "{}", w[4].1);
+        assert!(
+            w[6].1.contains("tool glob `BASH` matches `Bash`"),
+            "{}",
+            w[6].1
+        );
     }
 
     #[test]

@@ -4,9 +4,11 @@
 //! text). The scanner that steps them over an answer is
 //! `StreamScanner` (in the evaluator).
 
+use std::sync::OnceLock;
+
+use regex_automata::MatchKind;
 use regex_automata::hybrid::dfa::DFA;
 use regex_automata::nfa::thompson;
-use regex_automata::{MatchKind, meta};
 use regex_syntax::hir::Hir;
 
 use crate::pattern::{self, Pattern};
@@ -26,7 +28,7 @@ pub(crate) enum Target {
     },
     Regex {
         check: u32,
-        exact: meta::Regex,
+        exact: pattern::Exact,
         max_len: Option<usize>,
         whole: bool,
         validate: Option<fn(&str) -> bool>,
@@ -43,10 +45,64 @@ impl Target {
     }
 }
 
+/// The stage's blocklist words, and their automaton, built by the first
+/// stream: a DFA (the fastest to step, and the slowest to build: most of
+/// the time to build a large policy's stages), else, when the DFA would
+/// exceed its size limit, a contiguous NFA (slower, the same matches).
+#[derive(Debug)]
+pub(crate) struct Words {
+    patterns: Vec<Box<[u8]>>,
+    automaton: OnceLock<Result<WordAutomaton, String>>,
+}
+
+impl Clone for Words {
+    fn clone(&self) -> Self {
+        let automaton = OnceLock::new();
+        if let Some(built) = self.automaton.get() {
+            let _ = automaton.set(built.clone());
+        }
+        Self {
+            patterns: self.patterns.clone(),
+            automaton,
+        }
+    }
+}
+
+/// An Aho-Corasick automaton over the words.
+#[derive(Clone, Debug)]
+pub(crate) enum WordAutomaton {
+    Dfa(aho_corasick::dfa::DFA),
+    Nfa(aho_corasick::nfa::contiguous::NFA),
+}
+
+impl Words {
+    /// The automaton, built on first use.
+    pub(crate) fn automaton(&self) -> Result<&WordAutomaton, &str> {
+        self.automaton
+            .get_or_init(|| {
+                aho_corasick::dfa::DFA::builder()
+                    .ascii_case_insensitive(true)
+                    .match_kind(aho_corasick::MatchKind::Standard)
+                    .build(&self.patterns)
+                    .map(WordAutomaton::Dfa)
+                    .or_else(|_| {
+                        aho_corasick::nfa::contiguous::NFA::builder()
+                            .ascii_case_insensitive(true)
+                            .match_kind(aho_corasick::MatchKind::Standard)
+                            .build(&self.patterns)
+                            .map(WordAutomaton::Nfa)
+                    })
+                    .map_err(|e| format!("cannot build the stream word automaton: {e}"))
+            })
+            .as_ref()
+            .map_err(String::as_str)
+    }
+}
+
 /// The automata a stage streams with.
 #[derive(Clone, Debug)]
 pub(crate) struct StreamAutomaton {
-    pub(crate) words: Option<aho_corasick::dfa::DFA>,
+    pub(crate) words: Option<Words>,
     pub(crate) word_targets: Vec<Target>,
     pub(crate) dfa: Option<DFA>,
     pub(crate) regex_targets: Vec<Target>,
@@ -127,17 +183,10 @@ impl StreamAutomaton {
                 }
             }
         }
-        let words_dfa = if words.is_empty() {
-            None
-        } else {
-            Some(
-                aho_corasick::dfa::DFA::builder()
-                    .ascii_case_insensitive(true)
-                    .match_kind(aho_corasick::MatchKind::Standard)
-                    .build(&words)
-                    .map_err(|e| format!("cannot build the stream word automaton: {e}"))?,
-            )
-        };
+        let words_dfa = (!words.is_empty()).then(|| Words {
+            patterns: words,
+            automaton: OnceLock::new(),
+        });
         let dfa = if hirs.is_empty() {
             None
         } else {
