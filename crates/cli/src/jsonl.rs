@@ -121,10 +121,22 @@ fn content_bytes(r: &CheckRequest) -> u64 {
     n
 }
 
+/// The lines of a block (split at each newline, found with `memchr`).
+fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', block)
+        .chain(std::iter::once(block.len()))
+        .map(move |end| {
+            let line = block.get(start..end).unwrap_or_default();
+            start = end + 1;
+            line
+        })
+}
+
 fn process(engine: &Engine, block: &[u8], out: &mut Vec<u8>, stats: &mut Stats) {
     // A block ends with a newline: the piece after it is not a line.
     let block = block.strip_suffix(b"\n").unwrap_or(block);
-    for raw in block.split(|&b| b == b'\n') {
+    for raw in lines(block) {
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         stats.requests += 1;
         stats.input_bytes += raw.len() as u64;
@@ -318,4 +330,17 @@ pub(crate) fn run(engine: &Engine, args: &CheckArgs) -> anyhow::Result<u8> {
 /// A fresh request id (UUID v7) for an answer to a request without one.
 fn new_id() -> String {
     uuid::Uuid::now_v7().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_split_as_a_slice_splits_them() {
+        for block in [&b""[..], b"a", b"a\nb\r\n\nc", b"\n", b"\n\n{\"x\":1}\n"] {
+            let expected: Vec<&[u8]> = block.split(|&b| b == b'\n').collect();
+            assert_eq!(lines(block).collect::<Vec<_>>(), expected, "{block:?}");
+        }
+    }
 }
