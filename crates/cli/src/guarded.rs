@@ -34,6 +34,11 @@ pub(crate) fn run(args: &CheckArgs, config_path: &Path) -> anyhow::Result<u8> {
             "--jsonl reads requests from input; it cannot be combined with --stage/--tool/--args/--content"
         );
     }
+    // A batch compiles every regex before its first request, as without
+    // `--config`.
+    if args.jsonl {
+        engine.warm();
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .worker_threads(args.threads.unwrap_or(2).max(1))

@@ -56,7 +56,10 @@ impl StageData {
                         tools.add_glob(ci, glob.clone());
                     }
                 }
-                Form::Whole(_) | Form::Async => {}
+                Form::Whole(whole) => whole
+                    .build()
+                    .map_err(|e| format!("stage `{stage}`: check `{}`: {e}", check.id))?,
+                Form::Async => {}
             }
         }
         let fail = |e: String| format!("stage `{stage}`: {e}");
@@ -458,6 +461,49 @@ mod tests {
             serde_json::to_value(&first.violations).unwrap(),
             serde_json::to_value(&again.violations).unwrap()
         );
+    }
+
+    /// A command set is built with its stage: one over its size limit
+    /// refuses the policy (`Engine::new`) or, in a lazy engine, the requests
+    /// of that stage; other stages still decide.
+    #[test]
+    fn a_command_set_that_cannot_be_built_refuses_its_stage() {
+        let commands: Vec<String> = (0..400)
+            .map(|i| {
+                let body: String = (0..600)
+                    .map(|j| char::from(b'a' + ((i * 7 + j * 13) % 26) as u8))
+                    .collect();
+                format!("x{i} {body}*{body}")
+            })
+            .collect();
+        let policy = || {
+            Policy::from_json_str(
+                &serde_json::json!({"checks": [
+                    {"id": "big", "stage": "tool_use", "type": "command", "commands": commands},
+                    {"id": "words", "stage": "input", "type": "blocklist", "words": ["forbidden"]}
+                ]})
+                .to_string(),
+            )
+            .unwrap()
+        };
+        let e = Engine::new(policy()).unwrap_err().to_string();
+        assert!(
+            e.contains("stage `tool_use`: check `big`: invalid command patterns"),
+            "{e}"
+        );
+        let lazy = Engine::lazy(policy());
+        let input = lazy
+            .evaluate(&CheckRequest::input("a forbidden word"))
+            .unwrap();
+        assert_eq!(input.decision, DecisionKind::Block);
+        let tool = CheckRequest::tool_use("Bash", serde_json::json!({"command": "ls"}));
+        match lazy.evaluate(&tool) {
+            Err(RequestError::Invalid(problems)) => assert!(
+                problems[0].message.contains("invalid command patterns"),
+                "{problems:?}"
+            ),
+            other => panic!("expected the stage to be refused, got {other:?}"),
+        }
     }
 
     #[test]

@@ -22,7 +22,8 @@ use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_automata::{Anchored, Input, meta};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{
-    Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look,
+    Capture, Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind,
+    Look, Repetition,
 };
 
 use crate::limits::MAX_REGEX_BYTES;
@@ -292,16 +293,17 @@ pub(crate) fn relax(hir: &Hir) -> Hir {
             | Look::WordEndHalfUnicode => Hir::empty(),
             _ => hir.clone(),
         },
-        HirKind::Repetition(rep) => {
-            let mut rep = rep.clone();
-            rep.sub = Box::new(relax(&rep.sub));
-            Hir::repetition(rep)
-        }
-        HirKind::Capture(cap) => {
-            let mut cap = cap.clone();
-            cap.sub = Box::new(relax(&cap.sub));
-            Hir::capture(cap)
-        }
+        HirKind::Repetition(rep) => Hir::repetition(Repetition {
+            min: rep.min,
+            max: rep.max,
+            greedy: rep.greedy,
+            sub: Box::new(relax(&rep.sub)),
+        }),
+        HirKind::Capture(cap) => Hir::capture(Capture {
+            index: cap.index,
+            name: cap.name.clone(),
+            sub: Box::new(relax(&cap.sub)),
+        }),
         HirKind::Concat(subs) => Hir::concat(subs.iter().map(relax).collect()),
         HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(relax).collect()),
         HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) => hir.clone(),
@@ -591,16 +593,18 @@ fn fold_ascii_case(hir: &Hir) -> Hir {
             out.difference(&ClassBytes::new(upper));
             Hir::class(Class::Bytes(out))
         }
-        HirKind::Repetition(rep) => {
-            let mut rep = rep.clone();
-            rep.sub = Box::new(fold_ascii_case(&rep.sub));
-            Hir::repetition(rep)
-        }
-        HirKind::Capture(cap) => {
-            let mut cap = cap.clone();
-            cap.sub = Box::new(fold_ascii_case(&cap.sub));
-            Hir::capture(cap)
-        }
+        // Built from the folded part, not cloned whole and then replaced.
+        HirKind::Repetition(rep) => Hir::repetition(Repetition {
+            min: rep.min,
+            max: rep.max,
+            greedy: rep.greedy,
+            sub: Box::new(fold_ascii_case(&rep.sub)),
+        }),
+        HirKind::Capture(cap) => Hir::capture(Capture {
+            index: cap.index,
+            name: cap.name.clone(),
+            sub: Box::new(fold_ascii_case(&cap.sub)),
+        }),
         HirKind::Concat(subs) => Hir::concat(subs.iter().map(fold_ascii_case).collect()),
         HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(fold_ascii_case).collect()),
         HirKind::Empty | HirKind::Literal(_) | HirKind::Look(_) => hir.clone(),

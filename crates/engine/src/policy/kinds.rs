@@ -129,6 +129,12 @@ impl Text {
 pub(crate) trait Whole: fmt::Debug + Send + Sync {
     /// What the check finds first in the request, if anything.
     fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found>;
+
+    /// Builds what the check defers until a stage that evaluates it is
+    /// built (a command set's glob set); an error says why it cannot be.
+    fn build(&self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// What a [`Whole`] check is evaluated against.

@@ -1,16 +1,25 @@
 //! Command patterns: globs over the views of parsed commands.
 
-use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
+use std::sync::OnceLock;
+
+use globset::{Candidate, Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
 use super::builtin::{Builtin, DANGEROUS, Native};
 use super::{Command, MAX_PARTS, commands};
 
 /// Command patterns compiled into one glob set (see the module docs).
+///
+/// The globs are parsed when the patterns are read; their set is built when
+/// first needed ([`CommandPatterns::build`], which a stage calls when it is
+/// built), so that a one-request process that never reads a shell line
+/// (a coding agent's post-tool hook) does not build it.
 #[derive(Clone, Debug)]
 pub(crate) struct CommandPatterns {
     /// Every part of every pattern, twice: as written, and with its
     /// following words (or without its final ` *`).
-    set: GlobSet,
+    pending: Vec<Glob>,
+    /// The set of `pending`, or why it could not be built.
+    set: OnceLock<Result<GlobSet, String>>,
     /// The `(pattern, part)` each glob of `set` stands for.
     globs: Vec<(usize, usize)>,
     /// How many parts (piped commands) each pattern has.
@@ -53,7 +62,7 @@ fn builtins_named(name: &str) -> Result<Vec<&'static Builtin>, String> {
 impl CommandPatterns {
     /// Compiles patterns; an error names the first bad one.
     pub(crate) fn new<S: AsRef<str>>(patterns: &[S]) -> Result<Self, String> {
-        let mut builder = GlobSetBuilder::new();
+        let mut builder = Vec::new();
         let mut globs = Vec::new();
         let mut parts = Vec::with_capacity(patterns.len());
         let mut natives = Vec::new();
@@ -77,17 +86,34 @@ impl CommandPatterns {
             parts.push(n);
             entry_of.push(p);
         }
-        let set = builder
-            .build()
-            .map_err(|e| format!("invalid command patterns: {e}"))?;
         Ok(Self {
-            set,
+            pending: builder,
+            set: OnceLock::new(),
             globs,
             parts,
             entry_of,
             entries: patterns.len(),
             natives,
         })
+    }
+
+    /// Builds the glob set now if it is not built yet; an error says why it
+    /// cannot be (its combined automaton is over its size limit).
+    pub(crate) fn build(&self) -> Result<(), String> {
+        self.set().map(|_| ())
+    }
+
+    fn set(&self) -> Result<&GlobSet, String> {
+        let built = self.set.get_or_init(|| {
+            let mut builder = GlobSetBuilder::new();
+            for g in &self.pending {
+                builder.add(g.clone());
+            }
+            builder
+                .build()
+                .map_err(|e| format!("invalid command patterns: {e}"))
+        });
+        built.as_ref().map_err(Clone::clone)
     }
 
     /// Whether entry `p` has the native test `native`.
@@ -98,7 +124,7 @@ impl CommandPatterns {
     /// Adds the globs of one pattern for entry `p`; returns how many
     /// commands it pipes.
     fn add(
-        builder: &mut GlobSetBuilder,
+        builder: &mut Vec<Glob>,
         globs: &mut Vec<(usize, usize)>,
         p: usize,
         pattern: &str,
@@ -128,17 +154,17 @@ impl CommandPatterns {
                 let unescaped =
                     |stem: &str| stem.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 0;
                 if let Some(stem) = part.strip_suffix(" $").filter(|s| unescaped(s)) {
-                    builder.add(glob(stem, &text)?);
+                    builder.push(glob(stem, &text)?);
                     globs.push((p, k));
                     continue;
                 }
-                builder.add(glob(part, &text)?);
+                builder.push(glob(part, &text)?);
                 globs.push((p, k));
                 let extended = match part.strip_suffix(" *").filter(|s| unescaped(s)) {
                     Some(stem) => stem.to_owned(),
                     None => format!("{part} *"),
                 };
-                builder.add(glob(&extended, &text)?);
+                builder.push(glob(&extended, &text)?);
                 globs.push((p, k));
             }
             Ok(split.len())
@@ -162,12 +188,19 @@ impl CommandPatterns {
         let mut entry_hit = vec![false; self.entries];
         let mut matched: Vec<Vec<(usize, usize)>> = Vec::with_capacity(commands.len());
         let mut scratch = Vec::new();
+        // A set that cannot be built matches every command: fail closed (a
+        // stage whose set cannot be built is refused before this is reached).
+        let set = self.set().ok();
         for command in commands {
             let mut m = Vec::new();
             for view in command.views() {
-                self.set
-                    .matches_candidate_into(&Candidate::new(&view), &mut scratch);
-                m.extend(scratch.iter().filter_map(|&g| self.globs.get(g).copied()));
+                match set {
+                    Some(set) => {
+                        set.matches_candidate_into(&Candidate::new(&view), &mut scratch);
+                        m.extend(scratch.iter().filter_map(|&g| self.globs.get(g).copied()));
+                    }
+                    None => m.extend(self.globs.iter().copied()),
+                }
             }
             m.sort_unstable();
             m.dedup();

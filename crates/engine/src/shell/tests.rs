@@ -1592,3 +1592,32 @@ proptest! {
         prop_assert_eq!(words(&format!("{quoted} x")), words(&format!("{word} x")));
     }
 }
+
+/// Command patterns whose glob set is over its size limit: each alone is
+/// fine, together they are not.
+fn oversized_patterns() -> Vec<String> {
+    (0..400)
+        .map(|i| {
+            let body: String = (0..600)
+                .map(|j| char::from(b'a' + ((i * 7 + j * 13) % 26) as u8))
+                .collect();
+            format!("x{i} {body}*{body}")
+        })
+        .collect()
+}
+
+#[test]
+fn a_command_set_over_its_size_limit_is_refused_when_built_and_matches_everything() {
+    let patterns = oversized_patterns();
+    let set = CommandPatterns::new(&patterns).unwrap();
+    let e = set.build().unwrap_err();
+    assert!(e.starts_with("invalid command patterns:"), "{e}");
+    // Matched without being refused first (the engine refuses its stage
+    // before): every pattern is a hit, never none.
+    assert_eq!(set.matches("ls -la").len(), patterns.len());
+}
+
+#[test]
+fn the_builtin_command_set_builds() {
+    dangerous().build().unwrap();
+}

@@ -65,6 +65,10 @@ impl Whole for CommandCheck {
             source: None,
         })
     }
+
+    fn build(&self) -> Result<(), String> {
+        self.patterns.build()
+    }
 }
 
 pub(super) fn read(

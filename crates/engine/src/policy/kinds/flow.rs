@@ -169,6 +169,12 @@ impl Whole for Flow {
         }
         None
     }
+
+    fn build(&self) -> Result<(), String> {
+        self.commands
+            .as_ref()
+            .map_or(Ok(()), |(patterns, _)| patterns.build())
+    }
 }
 
 impl Flow {
