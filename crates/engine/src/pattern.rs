@@ -293,20 +293,29 @@ pub(crate) fn relax(hir: &Hir) -> Hir {
             | Look::WordEndHalfUnicode => Hir::empty(),
             _ => hir.clone(),
         },
+        _ => map_parts(hir, relax),
+    }
+}
+
+/// `hir` with `f` applied to its parts: a repetition's, a capture's, a
+/// concatenation's or an alternation's (built from the mapped parts, not
+/// cloned whole and then replaced); any other kind as it is.
+fn map_parts(hir: &Hir, f: fn(&Hir) -> Hir) -> Hir {
+    match hir.kind() {
         HirKind::Repetition(rep) => Hir::repetition(Repetition {
             min: rep.min,
             max: rep.max,
             greedy: rep.greedy,
-            sub: Box::new(relax(&rep.sub)),
+            sub: Box::new(f(&rep.sub)),
         }),
         HirKind::Capture(cap) => Hir::capture(Capture {
             index: cap.index,
             name: cap.name.clone(),
-            sub: Box::new(relax(&cap.sub)),
+            sub: Box::new(f(&cap.sub)),
         }),
-        HirKind::Concat(subs) => Hir::concat(subs.iter().map(relax).collect()),
-        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(relax).collect()),
-        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) => hir.clone(),
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(f).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(f).collect()),
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => hir.clone(),
     }
 }
 
@@ -593,21 +602,7 @@ fn fold_ascii_case(hir: &Hir) -> Hir {
             out.difference(&ClassBytes::new(upper));
             Hir::class(Class::Bytes(out))
         }
-        // Built from the folded part, not cloned whole and then replaced.
-        HirKind::Repetition(rep) => Hir::repetition(Repetition {
-            min: rep.min,
-            max: rep.max,
-            greedy: rep.greedy,
-            sub: Box::new(fold_ascii_case(&rep.sub)),
-        }),
-        HirKind::Capture(cap) => Hir::capture(Capture {
-            index: cap.index,
-            name: cap.name.clone(),
-            sub: Box::new(fold_ascii_case(&cap.sub)),
-        }),
-        HirKind::Concat(subs) => Hir::concat(subs.iter().map(fold_ascii_case).collect()),
-        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(fold_ascii_case).collect()),
-        HirKind::Empty | HirKind::Literal(_) | HirKind::Look(_) => hir.clone(),
+        _ => map_parts(hir, fold_ascii_case),
     }
 }
 
