@@ -60,7 +60,8 @@ fn builtins_named(name: &str) -> Result<Vec<&'static Builtin>, String> {
 }
 
 impl CommandPatterns {
-    /// Compiles patterns; an error names the first bad one.
+    /// Reads patterns, parsing their globs (the set is built on first
+    /// use); an error names the first bad one.
     pub(crate) fn new<S: AsRef<str>>(patterns: &[S]) -> Result<Self, String> {
         let mut builder = Vec::new();
         let mut globs = Vec::new();
