@@ -68,7 +68,10 @@ impl StageData {
         } else {
             None
         };
-        let tools = tools.build().map_err(fail)?;
+        let tools = tools.finish();
+        if let Some(tools) = &tools {
+            tools.build().map_err(fail)?;
+        }
         // Streams are scanned at these stages: a policy whose stream
         // automaton cannot be built is refused now, not when a stream starts.
         if streams && let Some(matcher) = &matcher {
@@ -503,6 +506,70 @@ mod tests {
                 "{problems:?}"
             ),
             other => panic!("expected the stage to be refused, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_path_tool_or_flow_glob_set_that_cannot_be_built_refuses_its_stage() {
+        let globs: Vec<String> = (0..400)
+            .map(|i| {
+                let body: String = (0..600)
+                    .map(|j| char::from(b'a' + ((i * 7 + j * 13) % 26) as u8))
+                    .collect();
+                format!("x{i}{body}*{body}")
+            })
+            .collect();
+        let cases = [
+            (
+                serde_json::json!({"id": "big", "stage": "tool_use", "type": "path", "paths": globs}),
+                "invalid path patterns",
+            ),
+            (
+                serde_json::json!({"id": "big", "stage": "tool_use", "type": "path", "paths": [".env"], "except": globs}),
+                "invalid path patterns",
+            ),
+            (
+                serde_json::json!({"id": "big", "stage": "tool_use", "type": "command", "tools": globs}),
+                "invalid glob set",
+            ),
+            (
+                serde_json::json!({"id": "big", "stage": "tool_use", "type": "flow", "tools": globs}),
+                "`tools`",
+            ),
+            (
+                serde_json::json!({"id": "big", "stage": "tool_use", "type": "flow", "arguments": globs}),
+                "`arguments`",
+            ),
+        ];
+        for (check, message) in cases {
+            let policy = || {
+                Policy::from_json_str(
+                    &serde_json::json!({"checks": [
+                        check,
+                        {"id": "words", "stage": "input", "type": "blocklist", "words": ["forbidden"]}
+                    ]})
+                    .to_string(),
+                )
+                .unwrap()
+            };
+            let e = Engine::new(policy()).unwrap_err().to_string();
+            assert!(
+                e.contains("stage `tool_use`: check `big`:") && e.contains(message),
+                "{check}: {e}"
+            );
+            let lazy = Engine::lazy(policy());
+            let input = lazy
+                .evaluate(&CheckRequest::input("a forbidden word"))
+                .unwrap();
+            assert_eq!(input.decision, DecisionKind::Block);
+            let tool = CheckRequest::tool_use("Bash", serde_json::json!({"command": "cat .env"}));
+            match lazy.evaluate(&tool) {
+                Err(RequestError::Invalid(problems)) => assert!(
+                    problems[0].message.contains(message),
+                    "{check}: {problems:?}"
+                ),
+                other => panic!("{check}: expected the stage to be refused, got {other:?}"),
+            }
         }
     }
 

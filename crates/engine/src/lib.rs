@@ -18,6 +18,7 @@ mod eval;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
+mod globs;
 pub mod limits;
 #[allow(dead_code, reason = "parts of the path API are only used by its tests")]
 mod paths;

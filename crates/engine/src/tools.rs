@@ -1,10 +1,15 @@
-//! Tool-name globs: all globs of a stage in one `GlobSet`.
+//! Tool-name globs: all globs of a stage in one `GlobSet`, built when
+//! first needed.
 //!
 //! `*` matches any run of characters (a tool name has no path separators),
 //! `?` one character, `[…]` a class, `{a,b}` alternatives; `\` escapes.
 //! Matching is case-sensitive, like `fnmatchcase`.
 
-use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use std::sync::Arc;
+
+use globset::{Glob, GlobBuilder};
+
+use crate::globs::LazyGlobSet;
 
 fn glob(pattern: &str) -> Result<Glob, globset::Error> {
     GlobBuilder::new(pattern)
@@ -18,26 +23,19 @@ pub(crate) fn parse_glob(pattern: &str) -> Result<Glob, String> {
     glob(pattern).map_err(|e| format!("invalid glob: {}", e.kind()))
 }
 
-/// Every tool glob of a stage.
+/// Every tool glob of a stage (or of a check).
 #[derive(Clone, Debug)]
 pub(crate) struct ToolMatcher {
-    set: GlobSet,
+    /// Shared by the matcher's clones: built once for all of them.
+    set: Arc<LazyGlobSet>,
     checks: Vec<u32>,
 }
 
 /// Collects globs.
+#[derive(Default)]
 pub(crate) struct ToolMatcherBuilder {
-    set: GlobSetBuilder,
+    globs: Vec<Glob>,
     checks: Vec<u32>,
-}
-
-impl Default for ToolMatcherBuilder {
-    fn default() -> Self {
-        Self {
-            set: GlobSetBuilder::new(),
-            checks: Vec::new(),
-        }
-    }
 }
 
 impl ToolMatcherBuilder {
@@ -49,7 +47,7 @@ impl ToolMatcherBuilder {
             .case_insensitive(true)
             .build()
             .map_err(|e| format!("invalid glob: {}", e.kind()))?;
-        self.set.add(g);
+        self.globs.push(g);
         self.checks.push(check);
         Ok(())
     }
@@ -62,33 +60,43 @@ impl ToolMatcherBuilder {
 
     /// Adds a parsed glob.
     pub(crate) fn add_glob(&mut self, check: u32, glob: Glob) {
-        self.set.add(glob);
+        self.globs.push(glob);
         self.checks.push(check);
     }
 
-    pub(crate) fn build(self) -> Result<Option<ToolMatcher>, String> {
-        if self.checks.is_empty() {
-            return Ok(None);
-        }
-        let set = self
-            .set
-            .build()
-            .map_err(|e| format!("invalid glob set: {e}"))?;
-        Ok(Some(ToolMatcher {
-            set,
+    /// The matcher of the globs added, `None` without any; its set is
+    /// built when first needed ([`ToolMatcher::build`]).
+    pub(crate) fn finish(self) -> Option<ToolMatcher> {
+        (!self.checks.is_empty()).then(|| ToolMatcher {
+            set: Arc::new(LazyGlobSet::new(self.globs)),
             checks: self.checks,
-        }))
+        })
     }
 }
 
 impl ToolMatcher {
+    /// Builds the glob set now if it is not built yet; an error says why it
+    /// cannot be (its automaton is over its size limit).
+    pub(crate) fn build(&self) -> Result<(), String> {
+        self.set
+            .build()
+            .map_err(|e| format!("invalid glob set: {e}"))
+    }
+
     /// Calls `hit(check)` for every check with a glob matching `name`
-    /// (a check may be reported more than once).
+    /// (a check may be reported more than once). A set that cannot be built
+    /// matches every name, so that its checks fail closed (a stage whose
+    /// set cannot be built is refused before this is reached).
     pub(crate) fn matches(&self, name: &str, mut hit: impl FnMut(u32)) {
-        for i in self.set.matches(name) {
-            if let Some(&check) = self.checks.get(i) {
-                hit(check);
+        match self.set.get() {
+            Ok(set) => {
+                for i in set.matches(name) {
+                    if let Some(&check) = self.checks.get(i) {
+                        hit(check);
+                    }
+                }
             }
+            Err(_) => self.checks.iter().for_each(|&c| hit(c)),
         }
     }
 }
@@ -102,7 +110,8 @@ mod tests {
         for (i, g) in globs.iter().enumerate() {
             b.add(i as u32, g).unwrap();
         }
-        let m = b.build().unwrap().unwrap();
+        let m = b.finish().unwrap();
+        m.build().unwrap();
         let mut out = Vec::new();
         m.matches(name, |c| out.push(c));
         out.sort();

@@ -1,8 +1,9 @@
 //! Path rules: `paths` and `except` globs compiled and matched.
 
-use globset::{Candidate, Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Candidate, Glob, GlobBuilder};
 
 use super::resolve::{ResolvedPath, base_dir, escapes, file_name, shown, under};
+use crate::globs::LazyGlobSet;
 
 /// The compiled `paths` and `except` globs of a `path` check.
 #[derive(Clone, Debug)]
@@ -17,8 +18,9 @@ pub(crate) struct PathRules {
 }
 
 impl PathRules {
-    /// Compiles a check's `paths` and `except`; an error names the first bad
-    /// pattern. No patterns at all matches nothing.
+    /// Reads a check's `paths` and `except`, parsing their globs (their sets
+    /// are built on first use, or by [`PathRules::build`]); an error names
+    /// the first bad pattern. No patterns at all matches nothing.
     pub(crate) fn new(paths: &[String], except: &[String]) -> Result<Self, String> {
         let mut samples = Vec::new();
         for p in paths {
@@ -36,6 +38,16 @@ impl PathRules {
             allow: Globs::new(except, false)?,
             samples,
         })
+    }
+
+    /// Builds the glob sets now if they are not built yet; an error says
+    /// why one cannot be (its automaton is over its size limit).
+    pub(crate) fn build(&self) -> Result<(), String> {
+        for set in self.deny.sets.iter().chain(&self.allow.sets) {
+            set.build()
+                .map_err(|e| format!("invalid path patterns: {e}"))?;
+        }
+        Ok(())
     }
 
     /// Whether a path whose file name is a shell glob (`.e*`, `id_rs?`,
@@ -125,8 +137,11 @@ pub(super) const SETS: usize = 8;
 /// anchor.
 #[derive(Clone, Debug)]
 pub(super) struct Globs {
-    /// The sets, indexed by [`NAME`] … [`LOOSE_HOME`].
-    sets: [GlobSet; SETS],
+    /// The sets, indexed by [`NAME`] … [`LOOSE_HOME`]. One that cannot be
+    /// built matches every path on the `paths` side and none on the
+    /// `except` side: the rule fails closed (a stage whose sets cannot be
+    /// built is refused before it is matched)
+    sets: [LazyGlobSet; SETS],
     /// `paths` (case-insensitive, loose fallbacks) rather than `except`.
     deny: bool,
 }
@@ -134,22 +149,14 @@ pub(super) struct Globs {
 impl Globs {
     /// Compiles one side of a rule.
     fn new(patterns: &[String], deny: bool) -> Result<Self, String> {
-        let mut builders: [GlobSetBuilder; SETS] = std::array::from_fn(|_| GlobSetBuilder::new());
+        let mut builders: [Vec<Glob>; SETS] = std::array::from_fn(|_| Vec::new());
         for pattern in patterns {
             add_pattern(&mut builders, pattern, deny)?;
         }
-        let mut sets = Vec::with_capacity(SETS);
-        for builder in builders {
-            sets.push(
-                builder
-                    .build()
-                    .map_err(|e| format!("invalid path patterns: {e}"))?,
-            );
-        }
-        let sets = sets
-            .try_into()
-            .map_err(|_| "invalid path patterns".to_owned())?;
-        Ok(Self { sets, deny })
+        Ok(Self {
+            sets: builders.map(LazyGlobSet::new),
+            deny,
+        })
     }
 
     /// Whether one reading is matched, given the normalized `cwd` and `home`.
@@ -159,32 +166,34 @@ impl Globs {
     )]
     fn hit(&self, reading: &str, cwd: Option<&str>, home: Option<&str>) -> bool {
         let sets = &self.sets;
-        if sets[NAME].is_match(file_name(reading)) {
+        let unbuilt = self.deny;
+        if sets[NAME].is_match_or(file_name(reading), unbuilt) {
             return true;
         }
+        let matches =
+            |set: usize, path: &Candidate<'_>| sets[set].is_match_candidate_or(path, unbuilt);
         if !reading.starts_with('/') {
             let rel = if reading == "." { "" } else { reading };
             let rel = Candidate::new(rel);
-            if sets[ANYWHERE].is_match_candidate(&rel) {
+            if matches(ANYWHERE, &rel) {
                 return true;
             }
             return if self.deny {
-                sets[LOOSE_ABSOLUTE].is_match_candidate(&rel)
-                    || sets[LOOSE_RELATIVE].is_match_candidate(&rel)
-                    || sets[LOOSE_HOME].is_match_candidate(&rel)
+                matches(LOOSE_ABSOLUTE, &rel)
+                    || matches(LOOSE_RELATIVE, &rel)
+                    || matches(LOOSE_HOME, &rel)
             } else {
-                !escapes(reading) && sets[RELATIVE].is_match_candidate(&rel)
+                !escapes(reading) && matches(RELATIVE, &rel)
             };
         }
         let whole = Candidate::new(reading);
-        if sets[ABSOLUTE].is_match_candidate(&whole) || sets[ANYWHERE].is_match_candidate(&whole) {
+        if matches(ABSOLUTE, &whole) || matches(ANYWHERE, &whole) {
             return true;
         }
         let anchored = |base: Option<&str>, set: usize, loose: usize| match base {
-            Some(base) => {
-                under(reading, base, self.deny).is_some_and(|rel| sets[set].is_match(rel))
-            }
-            None => self.deny && sets[loose].is_match_candidate(&whole),
+            Some(base) => under(reading, base, self.deny)
+                .is_some_and(|rel| sets[set].is_match_or(rel, unbuilt)),
+            None => self.deny && matches(loose, &whole),
         };
         anchored(cwd, RELATIVE, LOOSE_RELATIVE) || anchored(home, HOME, LOOSE_HOME)
     }
@@ -196,7 +205,7 @@ impl Globs {
     reason = "the glob sets are a fixed array indexed by its own constants"
 )]
 pub(super) fn add_pattern(
-    builders: &mut [GlobSetBuilder; SETS],
+    builders: &mut [Vec<Glob>; SETS],
     pattern: &str,
     deny: bool,
 ) -> Result<(), String> {
@@ -212,7 +221,7 @@ pub(super) fn add_pattern(
     } else if pattern.starts_with('~') {
         return Err(bad("`~user` cannot be resolved; write the absolute path"));
     } else if !pattern.contains('/') {
-        builders[NAME].add(glob(pattern, deny).map_err(|e| bad(e.kind().to_string().as_str()))?);
+        builders[NAME].push(glob(pattern, deny).map_err(|e| bad(e.kind().to_string().as_str()))?);
         return Ok(());
     } else if pattern.starts_with('/') {
         (ABSOLUTE, Some(LOOSE_ABSOLUTE), pattern)
@@ -222,7 +231,7 @@ pub(super) fn add_pattern(
         (RELATIVE, Some(LOOSE_RELATIVE), pattern)
     };
     for form in pattern_forms(body, set == ABSOLUTE).map_err(bad)? {
-        builders[set].add(glob(&form, deny).map_err(|e| bad(e.kind().to_string().as_str()))?);
+        builders[set].push(glob(&form, deny).map_err(|e| bad(e.kind().to_string().as_str()))?);
         if let (true, Some(loose)) = (deny, loose) {
             let anywhere = if form.starts_with('/') {
                 format!("**{form}")
@@ -232,7 +241,7 @@ pub(super) fn add_pattern(
                 format!("**/{form}")
             };
             builders[loose]
-                .add(glob(&anywhere, deny).map_err(|e| bad(e.kind().to_string().as_str()))?);
+                .push(glob(&anywhere, deny).map_err(|e| bad(e.kind().to_string().as_str()))?);
         }
     }
     Ok(())

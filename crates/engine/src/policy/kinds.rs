@@ -131,7 +131,8 @@ pub(crate) trait Whole: fmt::Debug + Send + Sync {
     fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found>;
 
     /// Builds what the check defers until a stage that evaluates it is
-    /// built (a command set's glob set); an error says why it cannot be.
+    /// built (its glob sets: commands, paths, tools, a flow's sinks); an
+    /// error says why it cannot be.
     fn build(&self) -> Result<(), String> {
         Ok(())
     }

@@ -1,11 +1,10 @@
 //! Command patterns: globs over the views of parsed commands.
 
-use std::sync::OnceLock;
-
-use globset::{Candidate, Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Candidate, Glob, GlobBuilder};
 
 use super::builtin::{Builtin, DANGEROUS, Native};
 use super::{Command, MAX_PARTS, commands};
+use crate::globs::LazyGlobSet;
 
 /// Command patterns compiled into one glob set (see the module docs).
 ///
@@ -15,11 +14,10 @@ use super::{Command, MAX_PARTS, commands};
 /// (a coding agent's post-tool hook) does not build it.
 #[derive(Clone, Debug)]
 pub(crate) struct CommandPatterns {
-    /// Every part of every pattern, twice: as written, and with its
-    /// following words (or without its final ` *`).
-    pending: Vec<Glob>,
-    /// The set of `pending`, or why it could not be built.
-    set: OnceLock<Result<GlobSet, String>>,
+    /// Every part of every pattern as written and with its following words
+    /// (or without its final ` *`): one glob `part{, *}` (`stem{, *}`)
+    /// where an alternation can join the two, else two globs.
+    set: LazyGlobSet,
     /// The `(pattern, part)` each glob of `set` stands for.
     globs: Vec<(usize, usize)>,
     /// How many parts (piped commands) each pattern has.
@@ -88,8 +86,7 @@ impl CommandPatterns {
             entry_of.push(p);
         }
         Ok(Self {
-            pending: builder,
-            set: OnceLock::new(),
+            set: LazyGlobSet::new(builder),
             globs,
             parts,
             entry_of,
@@ -101,20 +98,9 @@ impl CommandPatterns {
     /// Builds the glob set now if it is not built yet; an error says why it
     /// cannot be (its combined automaton is over its size limit).
     pub(crate) fn build(&self) -> Result<(), String> {
-        self.set().map(|_| ())
-    }
-
-    fn set(&self) -> Result<&GlobSet, String> {
-        let built = self.set.get_or_init(|| {
-            let mut builder = GlobSetBuilder::new();
-            for g in &self.pending {
-                builder.add(g.clone());
-            }
-            builder
-                .build()
-                .map_err(|e| format!("invalid command patterns: {e}"))
-        });
-        built.as_ref().map_err(Clone::clone)
+        self.set
+            .build()
+            .map_err(|e| format!("invalid command patterns: {e}"))
     }
 
     /// Whether entry `p` has the native test `native`.
@@ -159,12 +145,29 @@ impl CommandPatterns {
                     globs.push((p, k));
                     continue;
                 }
-                builder.push(glob(part, &text)?);
-                globs.push((p, k));
                 let extended = match part.strip_suffix(" *").filter(|s| unescaped(s)) {
                     Some(stem) => stem.to_owned(),
                     None => format!("{part} *"),
                 };
+                // One glob for both when an alternation can join them:
+                // `stem{, *}` is `stem` and `stem *`, `part{, *}` is `part`
+                // and `part *` (a glob set's size is about its globs').
+                let joined = if unescaped(part) {
+                    let base = part.strip_suffix(" *").filter(|s| unescaped(s));
+                    Some(format!("{}{{, *}}", base.unwrap_or(part)))
+                } else {
+                    None
+                };
+                // A part that does not parse (an unclosed `{` or `[`) does
+                // not parse joined either: it is then parsed as written,
+                // for an error that names its own mistake.
+                if let Some(Ok(g)) = joined.map(|j| glob(&j, &text)) {
+                    builder.push(g);
+                    globs.push((p, k));
+                    continue;
+                }
+                builder.push(glob(part, &text)?);
+                globs.push((p, k));
                 builder.push(glob(&extended, &text)?);
                 globs.push((p, k));
             }
@@ -191,7 +194,7 @@ impl CommandPatterns {
         let mut scratch = Vec::new();
         // A set that cannot be built matches every command: fail closed (a
         // stage whose set cannot be built is refused before this is reached).
-        let set = self.set().ok();
+        let set = self.set.get().ok();
         for command in commands {
             let mut m = Vec::new();
             for view in command.views() {

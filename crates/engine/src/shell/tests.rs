@@ -1621,3 +1621,42 @@ fn a_command_set_over_its_size_limit_is_refused_when_built_and_matches_everythin
 fn the_builtin_command_set_builds() {
     dangerous().build().unwrap();
 }
+
+#[test]
+fn a_part_and_its_following_words_match_as_one_glob_or_two() {
+    // Joined (`stem{, *}`, `part{, *}`) or kept apart (a part ending in an
+    // escape), a part matches itself and itself followed by words.
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        (
+            "shred *",
+            &["shred", "shred -u key", "shred x"],
+            &["shredder x"],
+        ),
+        (
+            "chmod 777 /",
+            &["chmod 777 /", "chmod 777 / -v"],
+            &["chmod 777 /x"],
+        ),
+        ("rm x\\*", &["rm x*", "rm x* y"], &["rm xy", "rm x"]),
+        ("rm a\\\\", &["rm 'a\\'", "rm 'a\\' b"], &["rm a"]),
+        ("{curl,wget} *", &["curl", "wget -q x"], &["curly"]),
+        (
+            "echo {a,b}",
+            &["echo a", "echo b c"],
+            &["echo ab", "echo c"],
+        ),
+        ("ls $", &["ls"], &["ls -la"]),
+    ];
+    for (pattern, hits, misses) in cases {
+        let set = CommandPatterns::new(&[*pattern]).unwrap();
+        for line in *hits {
+            assert_eq!(set.matches(line), [0], "`{pattern}` should match `{line}`");
+        }
+        for line in *misses {
+            assert!(
+                set.matches(line).is_empty(),
+                "`{pattern}` should not match `{line}`"
+            );
+        }
+    }
+}

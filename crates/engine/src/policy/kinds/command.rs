@@ -1,7 +1,7 @@
 //! The `command` check: the shell lines a request would run, and whether a
 //! command in them matches a pattern (SPEC §4.5).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use globset::Glob;
 use palisade_protocol::{CheckRequest, ResourceKind, Stage};
@@ -32,19 +32,26 @@ const DEFAULT_TOOLS: &[&str] = &[
 ];
 
 /// The tools whose arguments are shell lines: `tools`, or [`DEFAULT_TOOLS`]
-/// (in any case) when empty.
+/// (in any case) when empty, one matcher for the whole process (its set is
+/// built once, for every check that names no tools).
 pub(super) fn shell_tools(tools: &[Glob]) -> Result<ToolMatcher, String> {
-    let mut b = ToolMatcherBuilder::default();
+    static DEFAULT: OnceLock<Result<ToolMatcher, String>> = OnceLock::new();
     if tools.is_empty() {
-        for g in DEFAULT_TOOLS {
-            b.add_any_case(0, g)?;
-        }
-    } else {
-        for g in tools {
-            b.add_glob(0, g.clone());
-        }
+        return DEFAULT
+            .get_or_init(|| {
+                let mut b = ToolMatcherBuilder::default();
+                for g in DEFAULT_TOOLS {
+                    b.add_any_case(0, g)?;
+                }
+                b.finish().ok_or_else(|| "no tools".to_owned())
+            })
+            .clone();
     }
-    b.build()?.ok_or_else(|| "no tools".to_owned())
+    let mut b = ToolMatcherBuilder::default();
+    for g in tools {
+        b.add_glob(0, g.clone());
+    }
+    b.finish().ok_or_else(|| "no tools".to_owned())
 }
 
 /// A compiled `command` check.
@@ -67,7 +74,8 @@ impl Whole for CommandCheck {
     }
 
     fn build(&self) -> Result<(), String> {
-        self.patterns.build()
+        self.patterns.build()?;
+        self.tools.build()
     }
 }
 

@@ -114,6 +114,14 @@ impl Whole for FileCheck {
             source: None,
         })
     }
+
+    fn build(&self) -> Result<(), String> {
+        if let Rule::Paths(rules) = &self.rule {
+            rules.build()?;
+        }
+        self.shell.build()?;
+        self.tools.as_ref().map_or(Ok(()), ToolMatcher::build)
+    }
 }
 
 impl FileCheck {
@@ -123,23 +131,18 @@ impl FileCheck {
             Rule::Paths(_) => OperationSet::ALL,
             Rule::Workspace => OperationSet::WORKSPACE_DEFAULT,
         });
-        let built = shell_tools(&fields.tools).and_then(|shell| {
-            if fields.tools.is_empty() {
-                return Ok((shell, None));
-            }
-            let mut b = ToolMatcherBuilder::default();
-            for g in &fields.tools {
-                b.add_glob(0, g.clone());
-            }
-            Ok((shell, b.build()?))
-        });
-        let (shell, tools) = match built {
-            Ok(built) => built,
+        let shell = match shell_tools(&fields.tools) {
+            Ok(shell) => shell,
             Err(e) => {
                 r.err(child(ptr, "tools"), e);
                 return None;
             }
         };
+        let mut b = ToolMatcherBuilder::default();
+        for g in &fields.tools {
+            b.add_glob(0, g.clone());
+        }
+        let tools = b.finish();
         Some(Self {
             rule,
             operations,

@@ -12,6 +12,8 @@
 use std::sync::{Arc, LazyLock};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+use crate::globs::LazyGlobSet;
 use palisade_protocol::{Source, Stage};
 use regex_automata::meta::Regex;
 use serde_json::{Map, Value, json};
@@ -108,9 +110,11 @@ pub(crate) const KEY_ARGUMENTS: &[&str] = &[
 #[derive(Debug)]
 struct Flow {
     taint: bool,
-    sinks: GlobSet,
+    /// The sink tools; one that cannot be built is every tool.
+    sinks: LazyGlobSet,
     actions: Vec<palisade_protocol::ResourceKind>,
-    arguments: GlobSet,
+    /// The key arguments; one that cannot be built is every argument.
+    arguments: LazyGlobSet,
     /// Untrusted values count in data too (`from: any`).
     data: bool,
     min_length: usize,
@@ -171,9 +175,14 @@ impl Whole for Flow {
     }
 
     fn build(&self) -> Result<(), String> {
-        self.commands
-            .as_ref()
-            .map_or(Ok(()), |(patterns, _)| patterns.build())
+        self.sinks.build().map_err(|e| format!("`tools`: {e}"))?;
+        self.arguments
+            .build()
+            .map_err(|e| format!("`arguments`: {e}"))?;
+        self.commands.as_ref().map_or(Ok(()), |(patterns, shell)| {
+            patterns.build()?;
+            shell.build()
+        })
     }
 }
 
@@ -187,7 +196,7 @@ impl Flow {
         match cx.stage {
             Stage::ToolUse => {
                 let tool = request.tool.as_ref()?;
-                if self.sinks.is_match(&tool.name) {
+                if self.sinks.is_match_or(&tool.name, true) {
                     if let Some(args) = &tool.arguments {
                         self.collect(args, "/tool/arguments", false, &mut out, 0);
                     }
@@ -273,7 +282,7 @@ impl Flow {
                 for (name, item) in members {
                     // Compared folded: a look-alike letter or an invisible
                     // character in a name does not make it another name.
-                    let is_key = key || self.arguments.is_match(compact(name));
+                    let is_key = key || self.arguments.is_match_or(&compact(name), true);
                     let escaped = name.replace('~', "~0").replace('/', "~1");
                     self.collect(
                         item,
@@ -416,13 +425,15 @@ pub(crate) fn entities(text: &str, out: &mut Vec<String>) {
     out.dedup();
 }
 
-fn glob_set(r: &mut Reader, ptr: &str, key: &str, globs: &[String]) -> Option<GlobSet> {
-    let mut set = GlobSetBuilder::new();
+/// Parses a field's globs (case-insensitive); their set is built with the
+/// check's first stage.
+fn glob_set(r: &mut Reader, ptr: &str, key: &str, globs: &[String]) -> Option<LazyGlobSet> {
+    let mut set = Vec::with_capacity(globs.len());
     let mut ok = true;
     for (i, g) in globs.iter().enumerate() {
         match GlobBuilder::new(g).case_insensitive(true).build() {
             Ok(glob) => {
-                set.add(glob);
+                set.push(glob);
             }
             Err(e) => {
                 ok = false;
@@ -433,12 +444,7 @@ fn glob_set(r: &mut Reader, ptr: &str, key: &str, globs: &[String]) -> Option<Gl
             }
         }
     }
-    if !ok {
-        return None;
-    }
-    set.build()
-        .map_err(|e| r.err(child(ptr, key), e.to_string()))
-        .ok()
+    ok.then(|| LazyGlobSet::new(set))
 }
 
 fn word(
@@ -538,6 +544,11 @@ pub(super) fn read(
     let sinks = glob_set(r, ptr, "tools", &sink_globs);
     let argument_set = glob_set(r, ptr, "arguments", &argument_globs);
     let trusted_set = glob_set(r, ptr, "trusted_tools", &trusted_tools);
+    // Built as the engine builds it (an empty list costs nothing), so that
+    // a set over its size limit is reported here rather than ignored.
+    if let Some(Err(e)) = trusted_set.as_ref().map(LazyGlobSet::build) {
+        r.err(child(ptr, "trusted_tools"), e);
+    }
     if r.errors.len() > before {
         return None;
     }

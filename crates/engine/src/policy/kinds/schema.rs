@@ -37,6 +37,10 @@ impl Whole for Schema {
             source: None,
         })
     }
+
+    fn build(&self) -> Result<(), String> {
+        self.tools.build()
+    }
 }
 
 pub(super) fn read(
@@ -72,14 +76,7 @@ pub(super) fn read(
     for glob in globs? {
         matcher.add_glob(0, glob);
     }
-    let matcher = match matcher.build() {
-        Ok(Some(m)) => m,
-        Ok(None) => return None,
-        Err(e) => {
-            r.err(child(ptr, "tools"), e);
-            return None;
-        }
-    };
+    let matcher = matcher.finish()?;
     let form = Form::Whole(Arc::new(Schema {
         tools: matcher,
         schema: compiled,
