@@ -1,6 +1,6 @@
 //! Path rules: `paths` and `except` globs compiled and matched.
 
-use globset::{Candidate, Glob, GlobBuilder};
+use globset::{Glob, GlobBuilder};
 
 use super::resolve::{ResolvedPath, base_dir, escapes, file_name, shown, under};
 use crate::globs::LazyGlobSet;
@@ -170,30 +170,26 @@ impl Globs {
         if sets[NAME].is_match_or(file_name(reading), unbuilt) {
             return true;
         }
-        let matches =
-            |set: usize, path: &Candidate<'_>| sets[set].is_match_candidate_or(path, unbuilt);
+        let matches = |set: usize, path: &str| sets[set].is_match_or(path, unbuilt);
         if !reading.starts_with('/') {
             let rel = if reading == "." { "" } else { reading };
-            let rel = Candidate::new(rel);
-            if matches(ANYWHERE, &rel) {
+            if matches(ANYWHERE, rel) {
                 return true;
             }
             return if self.deny {
-                matches(LOOSE_ABSOLUTE, &rel)
-                    || matches(LOOSE_RELATIVE, &rel)
-                    || matches(LOOSE_HOME, &rel)
+                matches(LOOSE_ABSOLUTE, rel)
+                    || matches(LOOSE_RELATIVE, rel)
+                    || matches(LOOSE_HOME, rel)
             } else {
-                !escapes(reading) && matches(RELATIVE, &rel)
+                !escapes(reading) && matches(RELATIVE, rel)
             };
         }
-        let whole = Candidate::new(reading);
-        if matches(ABSOLUTE, &whole) || matches(ANYWHERE, &whole) {
+        if matches(ABSOLUTE, reading) || matches(ANYWHERE, reading) {
             return true;
         }
         let anchored = |base: Option<&str>, set: usize, loose: usize| match base {
-            Some(base) => under(reading, base, self.deny)
-                .is_some_and(|rel| sets[set].is_match_or(rel, unbuilt)),
-            None => self.deny && matches(loose, &whole),
+            Some(base) => under(reading, base, self.deny).is_some_and(|rel| matches(set, rel)),
+            None => self.deny && matches(loose, reading),
         };
         anchored(cwd, RELATIVE, LOOSE_RELATIVE) || anchored(home, HOME, LOOSE_HOME)
     }

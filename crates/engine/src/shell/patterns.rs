@@ -1,6 +1,6 @@
 //! Command patterns: globs over the views of parsed commands.
 
-use globset::{Candidate, Glob, GlobBuilder};
+use globset::{Glob, GlobBuilder};
 
 use super::builtin::{Builtin, DANGEROUS, Native};
 use super::{Command, MAX_PARTS, commands};
@@ -200,7 +200,7 @@ impl CommandPatterns {
             for view in command.views() {
                 match set {
                     Some(set) => {
-                        set.matches_candidate_into(&Candidate::new(&view), &mut scratch);
+                        set.matches_into(&view, &mut scratch);
                         m.extend(scratch.iter().filter_map(|&g| self.globs.get(g).copied()));
                     }
                     None => m.extend(self.globs.iter().copied()),
