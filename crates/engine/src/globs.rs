@@ -189,6 +189,20 @@ impl GlobMatcher {
     }
 }
 
+/// Glob texts whose set is over the size limit though each alone is fine,
+/// with `sep` after each one's first word.
+#[cfg(test)]
+pub(crate) fn oversized(sep: &str) -> Vec<String> {
+    (0..400)
+        .map(|i| {
+            let body: String = (0..600)
+                .map(|j| char::from(b'a' + ((i * 7 + j * 13) % 26) as u8))
+                .collect();
+            format!("x{i}{sep}{body}*{body}")
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use globset::{GlobBuilder, GlobSetBuilder};
@@ -208,16 +222,9 @@ mod tests {
     #[test]
     fn a_set_over_its_size_limit_answers_the_fail_closed_value() {
         // Each glob is fine alone; their set is over the size limit.
-        let globs: Vec<Glob> = (0..400)
-            .map(|i| {
-                let body: String = (0..600)
-                    .map(|j| char::from(b'a' + ((i * 7 + j * 13) % 26) as u8))
-                    .collect();
-                GlobBuilder::new(&format!("x{i}{body}*{body}"))
-                    .case_insensitive(true)
-                    .build()
-                    .unwrap()
-            })
+        let globs: Vec<Glob> = oversized("")
+            .iter()
+            .map(|g| GlobBuilder::new(g).case_insensitive(true).build().unwrap())
             .collect();
         let set = LazyGlobSet::new(globs);
         let err = set.build().unwrap_err();

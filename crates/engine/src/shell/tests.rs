@@ -1593,22 +1593,9 @@ proptest! {
     }
 }
 
-/// Command patterns whose glob set is over its size limit: each alone is
-/// fine, together they are not.
-fn oversized_patterns() -> Vec<String> {
-    (0..400)
-        .map(|i| {
-            let body: String = (0..600)
-                .map(|j| char::from(b'a' + ((i * 7 + j * 13) % 26) as u8))
-                .collect();
-            format!("x{i} {body}*{body}")
-        })
-        .collect()
-}
-
 #[test]
 fn a_command_set_over_its_size_limit_is_refused_when_built_and_matches_everything() {
-    let patterns = oversized_patterns();
+    let patterns = crate::globs::oversized(" ");
     let set = CommandPatterns::new(&patterns).unwrap();
     let e = set.build().unwrap_err();
     assert!(e.starts_with("invalid command patterns:"), "{e}");
