@@ -24,6 +24,7 @@ use regex_automata::nfa::thompson::{self, WhichCaptures, pikevm::PikeVM};
 use regex_automata::util::pool::Pool;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, PatternSet, hybrid};
+use regex_syntax::hir::{Class, ClassBytes, ClassBytesRange, Dot, Hir, Look, Repetition};
 
 /// The size limit of a set's NFA (`globset`'s).
 const NFA_SIZE_LIMIT: usize = 10 << 20;
@@ -115,15 +116,22 @@ impl GlobMatcher {
         if globs.is_empty() {
             return Ok(Self { engines: None });
         }
-        let regexes: Vec<&str> = globs.iter().map(Glob::regex).collect();
+        let syntax = syntax::Config::new().utf8(false).dot_matches_new_line(true);
+        let mut hirs = Vec::with_capacity(globs.len());
+        for g in globs {
+            let hir = match glob_hir(g.regex()) {
+                Some(hir) => hir,
+                None => syntax::parse_with(g.regex(), &syntax).map_err(|e| e.to_string())?,
+            };
+            hirs.push(hir);
+        }
         let nfa = thompson::Compiler::new()
-            .syntax(syntax::Config::new().utf8(false).dot_matches_new_line(true))
             .configure(
                 thompson::Config::new()
                     .which_captures(WhichCaptures::None)
                     .nfa_size_limit(Some(NFA_SIZE_LIMIT)),
             )
-            .build_many(&regexes)
+            .build_many_from_hir(&hirs)
             .map_err(|e| e.to_string())?;
         let dfa = hybrid::dfa::DFA::builder()
             .configure(
@@ -189,6 +197,210 @@ impl GlobMatcher {
     }
 }
 
+/// The HIR of a glob's regex, read straight from the small language
+/// `globset` writes (`(?-u)`, an optional `(?i)`, `^`, escaped literals,
+/// `\xNN` bytes, `.`, bracketed byte classes, `*`, `?`, `(?:…|…)`, `$`) and
+/// built as `regex-syntax` builds it for the syntax options of a set, at a
+/// fraction of the cost of its general parser. `None` for anything else,
+/// which the general parser then reads.
+fn glob_hir(regex: &str) -> Option<Hir> {
+    let rest = regex.strip_prefix("(?-u)")?;
+    let (fold, rest) = match rest.strip_prefix("(?i)") {
+        Some(rest) => (true, rest),
+        None => (false, rest),
+    };
+    let body = rest.strip_prefix('^')?.strip_suffix('$')?;
+    let mut reader = GlobRegex {
+        bytes: body.as_bytes(),
+        at: 0,
+        fold,
+    };
+    let mut items = vec![Hir::look(Look::Start)];
+    reader.items(&mut items)?;
+    if reader.at != reader.bytes.len() {
+        return None;
+    }
+    items.push(Hir::look(Look::End));
+    Some(Hir::concat(items))
+}
+
+/// A reader of a glob's regex body (see [`glob_hir`]).
+struct GlobRegex<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    /// `(?i)`: ASCII letters stand for both cases.
+    fold: bool,
+}
+
+impl GlobRegex<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn eat(&mut self, b: u8) -> bool {
+        let hit = self.peek() == Some(b);
+        self.at += usize::from(hit);
+        hit
+    }
+
+    /// Branches separated by `|`, up to a `)` or the end.
+    fn alternation(&mut self) -> Option<Hir> {
+        let mut branches = vec![self.concat()?];
+        while self.eat(b'|') {
+            branches.push(self.concat()?);
+        }
+        Some(if branches.len() == 1 {
+            branches.pop()?
+        } else {
+            Hir::alternation(branches)
+        })
+    }
+
+    /// Items up to a `|`, a `)` or the end.
+    fn concat(&mut self) -> Option<Hir> {
+        let mut items = Vec::new();
+        self.items(&mut items)?;
+        Some(Hir::concat(items))
+    }
+
+    /// Adds the items up to a `|`, a `)` or the end to `items`, a run of
+    /// literal bytes as one literal.
+    fn items(&mut self, items: &mut Vec<Hir>) -> Option<()> {
+        let mut run: Vec<u8> = Vec::new();
+        while let Some(b) = self.peek() {
+            let item = match b {
+                b'|' | b')' => break,
+                b'.' => {
+                    self.at += 1;
+                    Hir::dot(Dot::AnyByte)
+                }
+                b'[' => self.class()?,
+                b'(' => {
+                    self.at += 1;
+                    if !(self.eat(b'?') && self.eat(b':')) {
+                        return None;
+                    }
+                    let inner = self.alternation()?;
+                    if !self.eat(b')') {
+                        return None;
+                    }
+                    inner
+                }
+                _ => {
+                    let byte = self.literal()?;
+                    match self.fold_byte(byte) {
+                        Some(class) => Hir::class(Class::Bytes(class)),
+                        None if matches!(self.peek(), Some(b'*' | b'?')) => Hir::literal([byte]),
+                        None => {
+                            run.push(byte);
+                            continue;
+                        }
+                    }
+                }
+            };
+            if !run.is_empty() {
+                items.push(Hir::literal(std::mem::take(&mut run)));
+            }
+            // `*`, and the `?` of `(?:/?|.*/)` (a leading `**/`).
+            let max = if self.eat(b'*') {
+                Some(None)
+            } else if self.eat(b'?') {
+                Some(Some(1))
+            } else {
+                None
+            };
+            let item = match max {
+                Some(max) => Hir::repetition(Repetition {
+                    min: 0,
+                    max,
+                    greedy: true,
+                    sub: Box::new(item),
+                }),
+                None => item,
+            };
+            items.push(item);
+        }
+        if !run.is_empty() {
+            items.push(Hir::literal(run));
+        }
+        Some(())
+    }
+
+    /// A literal byte: `\c` for an escaped ASCII character, `\xNN` for a
+    /// byte over 0x7F, or a plain ASCII character that is not special.
+    fn literal(&mut self) -> Option<u8> {
+        let b = self.peek()?;
+        self.at += 1;
+        if b == b'\\' {
+            let c = self.peek()?;
+            self.at += 1;
+            if c == b'x' {
+                let hex = self.bytes.get(self.at..self.at + 2)?;
+                self.at += 2;
+                let byte = u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
+                return (byte > 0x7F).then_some(byte);
+            }
+            return regex_syntax::is_meta_character(char::from(c)).then_some(c);
+        }
+        let special = b"\\.+*?()|[]{}^$#&-~";
+        (b.is_ascii() && !special.contains(&b) && !b.is_ascii_control()).then_some(b)
+    }
+
+    /// `(?i)`: an ASCII letter's class of both cases; `None` for any other
+    /// byte (or without `(?i)`), which stays a literal.
+    fn fold_byte(&self, byte: u8) -> Option<ClassBytes> {
+        if !self.fold || !byte.is_ascii_alphabetic() {
+            return None;
+        }
+        let mut class = ClassBytes::new([ClassBytesRange::new(byte, byte)]);
+        class.case_fold_simple();
+        Some(class)
+    }
+
+    /// A bracketed class: `[`, an optional `^`, bytes and ranges, `]`;
+    /// folded before it is negated, as `regex-syntax` does.
+    fn class(&mut self) -> Option<Hir> {
+        self.at += 1;
+        let negated = self.eat(b'^');
+        let mut ranges = Vec::new();
+        while !self.eat(b']') {
+            let start = self.class_byte()?;
+            let end = if self.eat(b'-') {
+                self.class_byte()?
+            } else {
+                start
+            };
+            if end < start {
+                return None;
+            }
+            ranges.push(ClassBytesRange::new(start, end));
+        }
+        if ranges.is_empty() {
+            return None;
+        }
+        let mut class = ClassBytes::new(ranges);
+        if self.fold {
+            class.case_fold_simple();
+        }
+        if negated {
+            class.negate();
+        }
+        // A class that matches nothing is left to the general parser.
+        (!class.ranges().is_empty()).then(|| Hir::class(Class::Bytes(class)))
+    }
+
+    /// A byte of a class: an escape as in [`GlobRegex::literal`], or a
+    /// plain ASCII character other than `]`, `-`, `[`, `&`, `~` and `^`.
+    fn class_byte(&mut self) -> Option<u8> {
+        let b = self.peek()?;
+        if b == b'\\' {
+            return self.literal();
+        }
+        self.at += 1;
+        (b.is_ascii() && !b"]-[&~^".contains(&b) && !b.is_ascii_control()).then_some(b)
+    }
+}
+
 /// Glob texts whose set is over the size limit though each alone is fine,
 /// with `sep` after each one's first word.
 #[cfg(test)]
@@ -250,16 +462,20 @@ mod tests {
     }
 
     #[test]
-    fn a_set_means_what_globsets_set_means() {
+    fn a_set_means_what_each_globs_matcher_means() {
         const GLOB_PARTS: &[&str] = &[
             "a", "b", "B", ".", "/", "*", "**", "**/", "/**", "?", "[a-c]", "[!a]", "[.]",
-            "{a,b/}", "{,*}", "\\*", "x", "é", " ", "-",
+            "{a,b/}", "{,*}", "\\*", "x", "é", " ", "-", "+", "<(", "$", "=", "#", "&", "~",
+            "[^-]", "[]a]", ":", "%", "\\{", "[a-]",
         ];
         const PATH_PARTS: &[&str] = &[
             "a", "b", "A", "B", ".", "/", "x", "é", "É", " ", "-", "*", "ab", "\n",
         ];
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let (mut compared, mut matched) = (0, 0);
+        let config = syntax::Config::new().utf8(false).dot_matches_new_line(true);
+        let (mut read, mut general) = (0, Vec::new());
+        let mut unlike_globset = Vec::new();
         for round in 0..300 {
             let mut globs = Vec::new();
             for _ in 0..1 + rng.below(12) {
@@ -279,28 +495,54 @@ mod tests {
             let mut reference = GlobSetBuilder::new();
             for g in &globs {
                 reference.add(g.clone());
+                let parsed = syntax::parse_with(g.regex(), &config).unwrap();
+                match glob_hir(g.regex()) {
+                    Some(hir) => assert_eq!(hir, parsed, "{:?} as {:?}", g.glob(), g.regex()),
+                    None => general.push(g.regex().to_owned()),
+                }
+                read += 1;
             }
             let reference = reference.build().unwrap();
+            let each: Vec<globset::GlobMatcher> = globs.iter().map(Glob::compile_matcher).collect();
             let ours = LazyGlobSet::new(globs.clone());
             let matcher = ours.get().unwrap();
             for _ in 0..60 {
                 let path: String = (0..rng.below(8)).map(|_| rng.pick(PATH_PARTS)).collect();
+                let expected: Vec<usize> = (0..each.len())
+                    .filter(|&i| each[i].is_match(&path))
+                    .collect();
                 assert_eq!(
                     matcher.matches(&path),
-                    reference.matches(&path),
+                    expected,
                     "round {round}: {:?} on {path:?}",
                     globs.iter().map(Glob::glob).collect::<Vec<_>>()
                 );
-                assert_eq!(ours.is_match_or(&path, false), reference.is_match(&path));
+                assert_eq!(ours.is_match_or(&path, false), !expected.is_empty());
                 compared += 1;
-                matched += usize::from(reference.is_match(&path));
+                matched += usize::from(!expected.is_empty());
+                if reference.matches(&path) != expected {
+                    unlike_globset.push(format!(
+                        "{:?} on {path:?}",
+                        globs.iter().map(Glob::glob).collect::<Vec<_>>()
+                    ));
+                }
             }
         }
         assert_eq!(compared, 300 * 60);
         eprintln!("{matched} of {compared} paths matched");
+        // `GlobSet` itself answers otherwise in a few corners, where a
+        // literal strategy of its own disagrees with the glob's regex
+        // (`*.` does not match `..` there): those are shown, not failed.
+        eprintln!("unlike GlobSet: {unlike_globset:#?}");
         assert!(
             matched > compared / 10,
             "{matched} of {compared} paths matched"
+        );
+        // Every regex `globset` writes is read without the general parser.
+        assert!(
+            general.is_empty(),
+            "{} of {read}: {general:?}",
+            general.len()
         );
     }
 }
