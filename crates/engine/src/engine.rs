@@ -128,7 +128,7 @@ pub struct Engine {
 #[derive(Debug)]
 pub(crate) struct Flows {
     /// Tools whose outputs count as the user's own.
-    pub(crate) trusted: globset::GlobSet,
+    pub(crate) trusted: crate::globs::LazyGlobSet,
     /// Per check (policy order): whether its findings are sensitive content.
     pub(crate) sensitive: Vec<bool>,
 }
@@ -528,6 +528,23 @@ mod tests {
                 other => panic!("{check}: expected the stage to be refused, got {other:?}"),
             }
         }
+    }
+
+    /// `trusted_tools` is built when the policy is read: one over its size
+    /// limit is refused there, at its pointer.
+    #[test]
+    fn a_trusted_tools_set_that_cannot_be_built_is_refused_when_read() {
+        let policy = serde_json::json!({"checks": [
+            {"id": "flow", "stage": "tool_use", "type": "flow",
+             "trusted_tools": crate::globs::oversized("")}
+        ]});
+        let e = Policy::from_json_str(&policy.to_string())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("/checks/0/trusted_tools") && e.contains("invalid glob set"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -798,7 +798,8 @@ fn session_step(
     use crate::session::{Step, add_json, add_string};
     let tool = request.tool.as_ref();
     let trusted = stage == Stage::Input
-        || (stage == Stage::ToolOutput && tool.is_some_and(|t| flows.trusted.is_match(&t.name)));
+        || (stage == Stage::ToolOutput
+            && tool.is_some_and(|t| flows.trusted.is_match_or(&t.name, false)));
     let mut step = Step {
         request_id: request_id.to_owned(),
         stage,

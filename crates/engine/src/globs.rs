@@ -8,9 +8,10 @@
 //! ([`crate::Engine::new`]) builds them all then, and reports a set that
 //! cannot be built (over its size limit) there.
 //!
-//! A set means what `globset`'s `GlobSet` means: a glob matches a path when
-//! its regex ([`Glob::regex`], anchored at both ends) matches the path's
-//! bytes. It is built as one forward Thompson NFA of those regexes and
+//! A glob matches a path when its regex ([`Glob::regex`], anchored at both
+//! ends) matches the path's bytes, as `globset`'s `GlobMatcher` says (its
+//! `GlobSet` differs in a corner: `*.` does not match `..` there). A set is
+//! built as one forward Thompson NFA of those regexes and
 //! searched by a lazy DFA, falling back to a PikeVM over the same NFA if the
 //! lazy DFA gives up; `GlobSet` builds a full `meta::Regex` (a forward and
 //! a reverse NFA, a dense DFA when small, literal strategies), most of

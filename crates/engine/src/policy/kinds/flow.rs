@@ -11,7 +11,7 @@
 
 use std::sync::{Arc, LazyLock};
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::GlobBuilder;
 
 use crate::globs::LazyGlobSet;
 use palisade_protocol::{Source, Stage};
@@ -547,7 +547,10 @@ pub(super) fn read(
     // Built as the engine builds it (an empty list costs nothing), so that
     // a set over its size limit is reported here rather than ignored.
     if let Some(Err(e)) = trusted_set.as_ref().map(LazyGlobSet::build) {
-        r.err(child(ptr, "trusted_tools"), e);
+        r.err(
+            child(ptr, "trusted_tools"),
+            format!("invalid glob set: {e}"),
+        );
     }
     if r.errors.len() > before {
         return None;
@@ -586,16 +589,17 @@ pub(super) fn read(
     Some((kind, Form::Whole(Arc::new(compiled))))
 }
 
-/// The globs of a policy's `trusted_tools`, compiled as the check reads
-/// them (case-insensitive); bad ones were refused when the policy was read.
-pub(crate) fn trusted_set(globs: &[String]) -> GlobSet {
-    let mut set = GlobSetBuilder::new();
-    for g in globs {
-        if let Ok(glob) = GlobBuilder::new(g).case_insensitive(true).build() {
-            set.add(glob);
-        }
-    }
-    set.build().unwrap_or_else(|_| GlobSet::empty())
+/// The globs of a policy's `trusted_tools`, parsed as the check reads them
+/// (case-insensitive; bad ones were refused when the policy was read), their
+/// set built when a tool output is first recorded. A set that cannot be
+/// built trusts no tool.
+pub(crate) fn trusted_set(globs: &[String]) -> LazyGlobSet {
+    LazyGlobSet::new(
+        globs
+            .iter()
+            .filter_map(|g| GlobBuilder::new(g).case_insensitive(true).build().ok())
+            .collect(),
+    )
 }
 
 pub(super) fn field(field: &str) -> (Value, bool) {
