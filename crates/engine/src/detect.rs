@@ -19,6 +19,8 @@
 
 mod generic;
 mod pii;
+#[rustfmt::skip]
+mod plans;
 mod secrets;
 mod validate;
 
@@ -64,6 +66,16 @@ pub(crate) struct Detector {
     pub(crate) apart: bool,
 }
 
+/// A built-in detector's plan embedded in the binary ([`crate::plan`]):
+/// the detector, which of its parts, and the fingerprint of the syntax
+/// tree it was worked out from ([`crate::pattern::fingerprint`]).
+pub(crate) struct Embedded {
+    pub(crate) id: &'static str,
+    pub(crate) part: usize,
+    pub(crate) tree: u64,
+    pub(crate) plan: crate::plan::Plan,
+}
+
 /// Picks the spans of a match to report, relative to its start.
 pub(crate) type Focus = fn(&str) -> Vec<(usize, usize)>;
 
@@ -87,6 +99,27 @@ impl Detector {
     const fn apart(mut self) -> Self {
         self.apart = true;
         self
+    }
+
+    /// The patterns the scanner runs for this detector, parsed, each with
+    /// its plan when the binary holds it for the same syntax tree.
+    pub(crate) fn patterns(&self) -> Result<Vec<crate::pattern::Pattern>, String> {
+        use crate::pattern::{Pattern, fingerprint};
+        Ok(self
+            .parts()?
+            .into_iter()
+            .enumerate()
+            .map(|(part, hir)| {
+                let tree = fingerprint(&hir);
+                match plans::PLANS
+                    .iter()
+                    .find(|e| e.part == part && e.tree == tree && e.id == self.id)
+                {
+                    Some(e) => Pattern::planned(hir, e.plan.clone()),
+                    None => Pattern::deferred(hir),
+                }
+            })
+            .collect())
     }
 
     /// The patterns the scanner runs for this detector, parsed.
@@ -471,6 +504,119 @@ mod tests {
         assert!(secret("email").is_none());
         assert_eq!(pii("iban").map(|d| d.id), Some("iban"));
         assert!(pii("github_pat").is_none());
+    }
+
+    /// The embedded plans as `detect/plans.rs` holds them: every built-in
+    /// detector's parts, each with the plan worked out from its tree now.
+    fn render_plans() -> String {
+        use crate::plan::{Find, plan};
+        fn bytes(b: &[u8]) -> String {
+            let mut out = String::from("b\"");
+            for &c in b {
+                match c {
+                    b'"' | b'\\' => write!(out, "\\{}", char::from(c)).unwrap(),
+                    b' '..=b'~' => out.push(char::from(c)),
+                    _ => write!(out, "\\x{c:02x}").unwrap(),
+                }
+            }
+            out.push('"');
+            out
+        }
+        let mut out = String::from(
+            "//! The built-in detectors' plans ([`crate::plan`]), generated from\n\
+             //! the detectors by `detect::tests::embedded_plans_are_fresh`: run it\n\
+             //! with `PALISADE_WRITE_PLANS=1` after changing a detector.\n\n\
+             use std::borrow::Cow;\n\n\
+             use crate::plan::{Find, Literals, Plan};\n\n\
+             use super::Embedded;\n\n\
+             pub(super) static PLANS: &[Embedded] = &[\n",
+        );
+        for d in SECRETS.iter().chain(PII) {
+            for (part, hir) in d.parts().unwrap().iter().enumerate() {
+                let plan = plan(hir);
+                let find = match &plan.find {
+                    Find::Prefix { literals, folded } => format!(
+                        "Find::Prefix {{ literals: Literals::embedded({}), folded: {folded} }}",
+                        bytes(literals.packed())
+                    ),
+                    Find::Guard {
+                        literals,
+                        split,
+                        head,
+                        single_head,
+                    } => {
+                        let head = match head {
+                            None => "None".to_owned(),
+                            Some(ranges) => {
+                                let ranges: Vec<String> = ranges
+                                    .iter()
+                                    .map(|&(a, b)| {
+                                        format!(
+                                            "('\\u{{{:x}}}', '\\u{{{:x}}}')",
+                                            u32::from(a),
+                                            u32::from(b)
+                                        )
+                                    })
+                                    .collect();
+                                format!("Some(Cow::Borrowed(&[{}]))", ranges.join(", "))
+                            }
+                        };
+                        format!(
+                            "Find::Guard {{ literals: Literals::embedded({}), split: {split}, head: {head}, single_head: {single_head} }}",
+                            bytes(literals.packed())
+                        )
+                    }
+                    Find::Gate { literals } => format!(
+                        "Find::Gate {{ literals: Literals::embedded({}) }}",
+                        bytes(literals.packed())
+                    ),
+                    Find::Residual { relaxed } => {
+                        format!("Find::Residual {{ relaxed: {relaxed} }}")
+                    }
+                };
+                writeln!(
+                    out,
+                    "    Embedded {{\n        id: {:?},\n        part: {part},\n        tree: 0x{:016x},\n        plan: Plan {{\n            single_line: {},\n            find: {find},\n        }},\n    }},",
+                    d.id,
+                    crate::pattern::fingerprint(hir),
+                    plan.single_line,
+                )
+                .unwrap();
+            }
+        }
+        out.push_str("];\n");
+        out
+    }
+
+    /// The embedded plans are the ones the detectors' trees give today, and
+    /// every built-in pattern takes its plan from the binary.
+    #[test]
+    fn embedded_plans_are_fresh() {
+        let rendered = render_plans();
+        if std::env::var_os("PALISADE_WRITE_PLANS").is_some() {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/detect/plans.rs");
+            std::fs::write(path, &rendered).unwrap();
+            return;
+        }
+        assert!(
+            rendered == include_str!("detect/plans.rs"),
+            "detect/plans.rs is stale: run `PALISADE_WRITE_PLANS=1 cargo test -p palisade-engine --lib embedded_plans_are_fresh`"
+        );
+        for d in SECRETS.iter().chain(PII) {
+            for (part, p) in d.patterns().unwrap().iter().enumerate() {
+                assert!(
+                    p.is_planned(),
+                    "`{}` part {part} has no embedded plan",
+                    d.id
+                );
+                assert_eq!(
+                    p.plan(),
+                    &crate::plan::plan(p.hir()),
+                    "`{}` part {part}",
+                    d.id
+                );
+            }
+        }
     }
 
     /// How the scanner filters each detector's alternatives: on prefix

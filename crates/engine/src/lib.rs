@@ -23,6 +23,7 @@ pub mod limits;
 #[allow(dead_code, reason = "parts of the path API are only used by its tests")]
 mod paths;
 mod pattern;
+mod plan;
 pub mod policy;
 mod ratelimit;
 mod request;

@@ -27,6 +27,7 @@ use regex_syntax::hir::{
 };
 
 use crate::limits::MAX_REGEX_BYTES;
+use crate::plan::Plan;
 
 /// Largest number of distinct prefix literals a pattern may use the literal filter with.
 const MAX_PREFIXES: usize = 64;
@@ -60,10 +61,11 @@ pub(crate) fn parse(pattern: &str) -> Result<Hir, String> {
 /// from, and the regex that confirms a match exactly.
 #[derive(Clone, Debug)]
 pub(crate) struct Pattern {
-    /// The syntax tree.
-    pub(crate) hir: Hir,
-    /// The exact regex.
+    /// The exact regex, and the syntax tree it is compiled from.
     pub(crate) exact: Exact,
+    /// Where the scanner finds its candidates, worked out on first use and
+    /// shared by the pattern's clones (embedded for the built-in detectors).
+    plan: Arc<OnceLock<Plan>>,
 }
 
 impl Pattern {
@@ -83,9 +85,33 @@ impl Pattern {
     /// for the built-in detectors, which a test compiles.
     pub(crate) fn deferred(hir: Hir) -> Self {
         Self {
-            exact: Exact::deferred(hir.clone()),
-            hir,
+            exact: Exact::deferred(hir),
+            plan: Arc::default(),
         }
+    }
+
+    /// The syntax tree, which the stage automata are built from.
+    pub(crate) fn hir(&self) -> &Hir {
+        &self.exact.0.hir
+    }
+
+    /// A deferred pattern whose plan is known (embedded in the binary).
+    pub(crate) fn planned(hir: Hir, plan: Plan) -> Self {
+        let pattern = Self::deferred(hir);
+        // A new cell: it is empty.
+        let _ = pattern.plan.set(plan);
+        pattern
+    }
+
+    /// Where the scanner finds the pattern's candidates.
+    pub(crate) fn plan(&self) -> &Plan {
+        self.plan.get_or_init(|| crate::plan::plan(self.hir()))
+    }
+
+    /// Whether the plan is known without working it out.
+    #[cfg(test)]
+    pub(crate) fn is_planned(&self) -> bool {
+        self.plan.get().is_some()
     }
 }
 
@@ -128,6 +154,76 @@ impl Exact {
             .get_or_init(|| exact_regex(&self.0.hir).ok())
             .as_ref()
     }
+}
+
+/// A fingerprint of a syntax tree's shape and content (FNV-1a over its
+/// nodes, literals, class ranges and repetition bounds): an embedded plan
+/// is used only for the tree it was worked out from.
+pub(crate) fn fingerprint(hir: &Hir) -> u64 {
+    struct Fnv(u64);
+    impl Fnv {
+        fn bytes(&mut self, bytes: &[u8]) {
+            for &b in bytes {
+                self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        fn num(&mut self, n: u32) {
+            self.bytes(&n.to_le_bytes());
+        }
+    }
+    fn walk(hir: &Hir, h: &mut Fnv) {
+        match hir.kind() {
+            HirKind::Empty => h.bytes(b"e"),
+            HirKind::Literal(lit) => {
+                h.bytes(b"l");
+                h.num(lit.0.len() as u32);
+                h.bytes(&lit.0);
+            }
+            HirKind::Class(Class::Unicode(cls)) => {
+                h.bytes(b"u");
+                h.num(cls.ranges().len() as u32);
+                for r in cls.ranges() {
+                    h.num(u32::from(r.start()));
+                    h.num(u32::from(r.end()));
+                }
+            }
+            HirKind::Class(Class::Bytes(cls)) => {
+                h.bytes(b"b");
+                h.num(cls.ranges().len() as u32);
+                for r in cls.ranges() {
+                    h.bytes(&[r.start(), r.end()]);
+                }
+            }
+            HirKind::Look(look) => {
+                h.bytes(b"k");
+                h.num(look.as_repr());
+            }
+            HirKind::Repetition(rep) => {
+                h.bytes(if rep.greedy { b"r" } else { b"n" });
+                h.num(rep.min);
+                h.num(rep.max.map_or(u32::MAX, |m| m.saturating_add(1)));
+                walk(&rep.sub, h);
+            }
+            HirKind::Capture(cap) => {
+                h.bytes(b"c");
+                walk(&cap.sub, h);
+            }
+            HirKind::Concat(subs) | HirKind::Alternation(subs) => {
+                h.bytes(if matches!(hir.kind(), HirKind::Concat(_)) {
+                    b"+"
+                } else {
+                    b"|"
+                });
+                h.num(subs.len() as u32);
+                for sub in subs {
+                    walk(sub, h);
+                }
+            }
+        }
+    }
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    walk(hir, &mut h);
+    h.0
 }
 
 /// The alternatives of a pattern that is an alternation at its top
@@ -406,6 +502,9 @@ pub(crate) fn required_factors(hir: &Hir) -> Option<Vec<Vec<u8>>> {
 /// anchored search per literal occurrence instead of a pass over the string.
 pub(crate) struct Guard {
     pub(crate) prefixes: Vec<Vec<u8>>,
+    /// The guard: the concatenation's parts from `split` on ([`guard_rest`]).
+    pub(crate) split: usize,
+    #[cfg(test)]
     pub(crate) rest: Hir,
     /// When every dropped element is a repeated class (or an assertion):
     /// the characters they can match. A match then starts at the guard or
@@ -464,6 +563,8 @@ pub(crate) fn guard(hir: &Hir) -> Option<Guard> {
                 && matches!(subs[0].kind(), HirKind::Repetition(rep) if rep.min == 0 && rep.max.is_none());
             return Some(Guard {
                 prefixes,
+                split: i,
+                #[cfg(test)]
                 rest,
                 head,
                 single_head,
@@ -471,6 +572,15 @@ pub(crate) fn guard(hir: &Hir) -> Option<Guard> {
         }
     }
     None
+}
+
+/// The parts of a concatenation from `split` on, as one pattern (a
+/// [`Guard`]'s); the pattern itself when it is not a concatenation.
+pub(crate) fn guard_rest(hir: &Hir, split: usize) -> Hir {
+    match hir.kind() {
+        HirKind::Concat(subs) => Hir::concat(subs.get(split..).unwrap_or_default().to_vec()),
+        _ => hir.clone(),
+    }
 }
 
 /// Adds the characters a leading element can match to `out`, when it is an

@@ -14,6 +14,7 @@ pub(crate) mod literal;
 pub(crate) mod stream;
 
 use crate::pattern::{self, Pattern};
+use crate::plan::Find;
 use crate::policy::kinds::Text;
 use std::sync::OnceLock;
 
@@ -326,21 +327,6 @@ fn confirm_headed(
     }
 }
 
-/// Character ranges sorted and merged, so that they can be binary-searched.
-fn merge_ranges(mut ranges: Vec<(char, char)>) -> Vec<(char, char)> {
-    ranges.sort_unstable();
-    let mut merged: Vec<(char, char)> = Vec::with_capacity(ranges.len());
-    for (start, end) in ranges {
-        match merged.last_mut() {
-            Some(last) if u32::from(start) <= u32::from(last.1).saturating_add(1) => {
-                last.1 = last.1.max(end);
-            }
-            _ => merged.push((start, end)),
-        }
-    }
-    merged
-}
-
 /// How far the guard DFA reads from an occurrence before it gives the
 /// occurrence to the regex.
 const QUICK_GUARD_BYTES: usize = 64;
@@ -449,10 +435,6 @@ impl MatcherBuilder {
         }
     }
 
-    #[expect(
-        clippy::indexing_slicing,
-        reason = "literal, target and regex ids come from the matcher built with these tables"
-    )]
     pub(crate) fn build(mut self) -> Result<StageMatcher, String> {
         if let Some(e) = self.errors.first() {
             return Err(e.clone());
@@ -463,8 +445,9 @@ impl MatcherBuilder {
         let mut gated_hirs = Vec::new();
         let mut gated_ids = Vec::new();
         for (i, (check, compiled, whole, label, validate)) in self.regexes.iter().enumerate() {
-            let hir = &compiled.hir;
-            entries.push(RegexEntry {
+            let hir = compiled.hir();
+            let plan = compiled.plan();
+            let mut entry = RegexEntry {
                 check: *check,
                 exact: compiled.exact.clone(),
                 whole: *whole,
@@ -473,90 +456,57 @@ impl MatcherBuilder {
                 focus: crate::detect::by_label(*label)
                     .filter(|_| *label != NO_LABEL)
                     .and_then(|d| d.focus),
-                single_line: !pattern::can_match_newline(hir),
+                single_line: plan.single_line,
                 guard: None,
                 guard_rest: None,
                 guard_dfa: OnceLock::new(),
                 head: None,
                 single_head: false,
                 relaxed: None,
-            });
-            if let Some(prefixes) = pattern::prefixes(hir) {
-                // A three-byte literal takes a filter entry for every byte
-                // that may follow it (about 128 once folded); exact four-byte
-                // prefixes (`SK00`…`SKff` instead of `sk0`…`skf`) take one each.
-                let cost: usize = prefixes
-                    .iter()
-                    .map(|p| if p.len() == 3 { 128 } else { 1 })
-                    .sum();
-                let exact = if cost >= 128 {
-                    [
-                        pattern::exact_prefixes(hir),
-                        pattern::exact_wide_prefixes(hir, cost - 1),
-                    ]
-                    .into_iter()
-                    .flatten()
-                    .filter(|e| e.len() < cost)
-                    .min_by_key(Vec::len)
-                } else {
-                    // A case-sensitive pattern's prefixes as written, when
-                    // they are no more: `7z a` is then not found in the
-                    // `47Z ALERT` of a log's time stamp.
-                    pattern::exact_wide_prefixes(hir, cost).filter(|e| e.len() <= cost)
-                };
-                if let Some(exact) = exact {
-                    for p in exact {
-                        self.literals.add(&p, false);
-                        self.targets.push(Target::Prefix { regex: i as u32 });
+            };
+            let regex = i as u32;
+            match &plan.find {
+                Find::Prefix { literals, folded } => {
+                    for p in literals.iter() {
+                        self.literals.add(p, *folded);
+                        self.targets.push(Target::Prefix { regex });
                     }
-                    continue;
                 }
-                for p in prefixes {
-                    self.literals.add(&p, true);
-                    self.targets.push(Target::Prefix { regex: i as u32 });
-                }
-                continue;
-            }
-            if let Some(guard) = pattern::guard(hir) {
-                let rest = pattern::relax(&guard.rest);
-                entries[i].guard = Some(pattern::Exact::deferred(rest.clone()));
-                entries[i].guard_rest = Some(rest);
-                entries[i].head = guard.head.map(merge_ranges);
-                entries[i].single_head = guard.single_head && entries[i].single_line;
-                for p in guard.prefixes {
-                    self.literals.add(&p, true);
-                    self.targets.push(Target::Guard { regex: i as u32 });
-                }
-                gated_hirs.push(pattern::relax(hir));
-                gated_ids.push(i as u32);
-                continue;
-            }
-            match pattern::required_factors(hir) {
-                Some(factors) => {
-                    for f in factors {
-                        self.literals.add(&f, true);
-                        self.targets.push(Target::Gate { regex: i as u32 });
+                Find::Guard {
+                    literals,
+                    split,
+                    head,
+                    single_head,
+                } => {
+                    let rest = pattern::relax(&pattern::guard_rest(hir, *split));
+                    entry.guard = Some(pattern::Exact::deferred(rest.clone()));
+                    entry.guard_rest = Some(rest);
+                    entry.head = head.as_deref().map(<[_]>::to_vec);
+                    entry.single_head = *single_head;
+                    for p in literals.iter() {
+                        self.literals.add(p, true);
+                        self.targets.push(Target::Guard { regex });
                     }
                     gated_hirs.push(pattern::relax(hir));
-                    gated_ids.push(i as u32);
+                    gated_ids.push(regex);
                 }
-                None => match pattern::exact_prefixes(hir) {
-                    Some(prefixes) => {
-                        for p in prefixes {
-                            self.literals.add(&p, false);
-                            self.targets.push(Target::Prefix { regex: i as u32 });
-                        }
+                Find::Gate { literals } => {
+                    for f in literals.iter() {
+                        self.literals.add(f, true);
+                        self.targets.push(Target::Gate { regex });
                     }
-                    None => {
-                        if entries[i].single_line && pattern::has_unicode_word_boundary(hir) {
-                            entries[i].relaxed =
-                                Some(pattern::Exact::deferred(pattern::relax(hir)));
-                        }
-                        residual_hirs.push(pattern::relax(hir));
-                        residual_ids.push(i as u32);
+                    gated_hirs.push(pattern::relax(hir));
+                    gated_ids.push(regex);
+                }
+                Find::Residual { relaxed } => {
+                    if *relaxed {
+                        entry.relaxed = Some(pattern::Exact::deferred(pattern::relax(hir)));
                     }
-                },
+                    residual_hirs.push(pattern::relax(hir));
+                    residual_ids.push(regex);
+                }
             }
+            entries.push(entry);
         }
         let set = |hirs: Vec<Hir>, ids: Vec<u32>| -> Result<Option<Residual>, String> {
             if hirs.is_empty() {

@@ -104,9 +104,7 @@ pub(crate) type Detectors = LazyLock<Vec<Result<Vec<Pattern>, String>>>;
 pub(crate) fn parse_detectors(
     all: &[crate::detect::Detector],
 ) -> Vec<Result<Vec<Pattern>, String>> {
-    all.iter()
-        .map(|d| Ok(d.parts()?.into_iter().map(Pattern::deferred).collect()))
-        .collect()
+    all.iter().map(crate::detect::Detector::patterns).collect()
 }
 
 impl Text {

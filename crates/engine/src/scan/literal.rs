@@ -209,7 +209,7 @@ impl GramFilter {
         clippy::indexing_slicing,
         reason = "literal, state and target ids come from the automaton built with these tables"
     )]
-    fn new(mut entries: Vec<Entry>) -> Self {
+    fn new(entries: Vec<Entry>) -> Self {
         let n = entries.len().max(1);
         let bits = (usize::BITS - n.leading_zeros() + 7).clamp(12, 22);
         let bucket_bits = (usize::BITS - n.leading_zeros()).clamp(4, 20);
@@ -218,13 +218,26 @@ impl GramFilter {
             let h = hash(e.key, bits);
             table[h >> 6] |= 1u64 << (h & 63);
         }
-        entries.sort_by_key(|e| (hash(e.key, bucket_bits), e.key, e.literal));
         let mut starts = vec![0u32; (1usize << bucket_bits) + 1];
         for e in &entries {
             starts[hash(e.key, bucket_bits) + 1] += 1;
         }
         for i in 0..(1usize << bucket_bits) {
             starts[i + 1] += starts[i];
+        }
+        // Into their buckets (a counting sort: a stage's three-byte
+        // literals make thousands of entries), then each bucket by key.
+        let mut next = starts.clone();
+        let mut placed = entries.clone();
+        for e in entries {
+            let slot = &mut next[hash(e.key, bucket_bits)];
+            placed[*slot as usize] = e;
+            *slot += 1;
+        }
+        let mut entries = placed;
+        for bucket in starts.windows(2) {
+            entries[bucket[0] as usize..bucket[1] as usize]
+                .sort_unstable_by_key(|e| (e.key, e.literal));
         }
         Self {
             bits,

@@ -125,7 +125,7 @@ impl StreamAutomaton {
                              whole: bool,
                              validate: Option<fn(&str) -> bool>,
                              label: u32| {
-            let hir = &compiled.hir;
+            let hir = compiled.hir();
             // Decided on the exact pattern: its relaxed form may have lost a
             // trailing `\b` that needs the next character.
             lookless.push(hir.properties().look_set().is_empty());
