@@ -72,8 +72,65 @@ pub(crate) struct Detector {
 pub(crate) struct Embedded {
     pub(crate) id: &'static str,
     pub(crate) part: usize,
+    /// FNV-1a of the detector's pattern as written.
+    pub(crate) source: u64,
+    /// Builds the part's syntax tree as the parser gives it, without parsing.
+    pub(crate) hir: fn() -> regex_syntax::hir::Hir,
     pub(crate) tree: u64,
     pub(crate) plan: crate::plan::Plan,
+}
+
+/// FNV-1a of a detector's pattern: an embedded tree is used only for the
+/// pattern it was generated from.
+fn source_hash(pattern: &str) -> u64 {
+    pattern.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Builders of syntax-tree nodes, for the generated trees of `plans.rs`.
+#[allow(
+    dead_code,
+    reason = "the generated trees call the builders today's detectors need"
+)]
+mod tree {
+    use regex_syntax::hir::{
+        Capture, Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir,
+        Repetition,
+    };
+
+    pub(super) fn lit(bytes: &[u8]) -> Hir {
+        Hir::literal(bytes)
+    }
+
+    pub(super) fn uni(ranges: &[(char, char)]) -> Hir {
+        Hir::class(Class::Unicode(ClassUnicode::new(
+            ranges.iter().map(|&(a, b)| ClassUnicodeRange::new(a, b)),
+        )))
+    }
+
+    pub(super) fn bytes(ranges: &[(u8, u8)]) -> Hir {
+        Hir::class(Class::Bytes(ClassBytes::new(
+            ranges.iter().map(|&(a, b)| ClassBytesRange::new(a, b)),
+        )))
+    }
+
+    pub(super) fn rep(min: u32, max: Option<u32>, greedy: bool, sub: Hir) -> Hir {
+        Hir::repetition(Repetition {
+            min,
+            max,
+            greedy,
+            sub: Box::new(sub),
+        })
+    }
+
+    pub(super) fn cap(index: u32, name: Option<&str>, sub: Hir) -> Hir {
+        Hir::capture(Capture {
+            index,
+            name: name.map(Box::from),
+            sub: Box::new(sub),
+        })
+    }
 }
 
 /// Picks the spans of a match to report, relative to its start.
@@ -101,22 +158,29 @@ impl Detector {
         self
     }
 
-    /// The patterns the scanner runs for this detector, parsed, each with
-    /// its plan when the binary holds it for the same syntax tree.
+    /// The patterns the scanner runs for this detector, each with its
+    /// plan. The binary holds the trees and plans of the built-in
+    /// detectors as written today (`plans.rs`): they are built without
+    /// parsing, and a plan is used only for the tree it was worked out
+    /// from. A pattern that differs from the one embedded is parsed.
     pub(crate) fn patterns(&self) -> Result<Vec<crate::pattern::Pattern>, String> {
         use crate::pattern::{Pattern, fingerprint};
-        Ok(self
-            .parts()?
+        let source = source_hash(self.pattern);
+        let embedded: Vec<&Embedded> = plans::PLANS
+            .iter()
+            .filter(|e| e.source == source && e.id == self.id)
+            .collect();
+        if embedded.is_empty() {
+            return Ok(self.parts()?.into_iter().map(Pattern::deferred).collect());
+        }
+        Ok(embedded
             .into_iter()
-            .enumerate()
-            .map(|(part, hir)| {
-                let tree = fingerprint(&hir);
-                match plans::PLANS
-                    .iter()
-                    .find(|e| e.part == part && e.tree == tree && e.id == self.id)
-                {
-                    Some(e) => Pattern::planned(hir, e.plan.clone()),
-                    None => Pattern::deferred(hir),
+            .map(|e| {
+                let hir = (e.hir)();
+                if fingerprint(&hir) == e.tree {
+                    Pattern::planned(hir, e.plan.clone())
+                } else {
+                    Pattern::deferred(hir)
                 }
             })
             .collect())
@@ -508,27 +572,80 @@ mod tests {
 
     /// The embedded plans as `detect/plans.rs` holds them: every built-in
     /// detector's parts, each with the plan worked out from its tree now.
+    /// A syntax tree as the builder calls that make it (`detect::tree`).
+    fn render_hir(hir: &regex_syntax::hir::Hir) -> String {
+        use regex_syntax::hir::{Class, HirKind};
+        let ch = |c: char| format!("'\\u{{{:x}}}'", u32::from(c));
+        match hir.kind() {
+            HirKind::Empty => "Hir::empty()".to_owned(),
+            HirKind::Literal(l) => format!("lit({})", bytes(&l.0)),
+            HirKind::Class(Class::Unicode(c)) => {
+                let r: Vec<String> = c
+                    .ranges()
+                    .iter()
+                    .map(|r| format!("({}, {})", ch(r.start()), ch(r.end())))
+                    .collect();
+                format!("uni(&[{}])", r.join(", "))
+            }
+            HirKind::Class(Class::Bytes(c)) => {
+                let r: Vec<String> = c
+                    .ranges()
+                    .iter()
+                    .map(|r| format!("({}, {})", r.start(), r.end()))
+                    .collect();
+                format!("bytes(&[{}])", r.join(", "))
+            }
+            HirKind::Look(l) => format!("Hir::look(Look::{l:?})"),
+            HirKind::Repetition(r) => format!(
+                "rep({}, {:?}, {}, {})",
+                r.min,
+                r.max,
+                r.greedy,
+                render_hir(&r.sub)
+            ),
+            HirKind::Capture(c) => format!(
+                "cap({}, {:?}, {})",
+                c.index,
+                c.name.as_deref(),
+                render_hir(&c.sub)
+            ),
+            HirKind::Concat(subs) | HirKind::Alternation(subs) => {
+                let f = if matches!(hir.kind(), HirKind::Concat(_)) {
+                    "concat"
+                } else {
+                    "alternation"
+                };
+                let subs: Vec<String> = subs.iter().map(render_hir).collect();
+                format!("Hir::{f}(vec![{}])", subs.join(", "))
+            }
+        }
+    }
+
+    /// A byte string literal.
+    fn bytes(b: &[u8]) -> String {
+        let mut out = String::from("b\"");
+        for &c in b {
+            match c {
+                b'"' | b'\\' => write!(out, "\\{}", char::from(c)).unwrap(),
+                b' '..=b'~' => out.push(char::from(c)),
+                _ => write!(out, "\\x{c:02x}").unwrap(),
+            }
+        }
+        out.push('"');
+        out
+    }
+
     fn render_plans() -> String {
         use crate::plan::{Find, plan};
-        fn bytes(b: &[u8]) -> String {
-            let mut out = String::from("b\"");
-            for &c in b {
-                match c {
-                    b'"' | b'\\' => write!(out, "\\{}", char::from(c)).unwrap(),
-                    b' '..=b'~' => out.push(char::from(c)),
-                    _ => write!(out, "\\x{c:02x}").unwrap(),
-                }
-            }
-            out.push('"');
-            out
-        }
         let mut out = String::from(
             "//! The built-in detectors' plans ([`crate::plan`]), generated from\n\
              //! the detectors by `detect::tests::embedded_plans_are_fresh`: run it\n\
              //! with `PALISADE_WRITE_PLANS=1` after changing a detector.\n\n\
              use std::borrow::Cow;\n\n\
+             use regex_syntax::hir::{Hir, Look};\n\n\
              use crate::plan::{Find, Literals, Plan};\n\n\
-             use super::Embedded;\n\n\
+             use super::Embedded;\n\
+             use super::tree::{BUILDERS};\n\n\
              pub(super) static PLANS: &[Embedded] = &[\n",
         );
         for d in SECRETS.iter().chain(PII) {
@@ -576,8 +693,10 @@ mod tests {
                 };
                 writeln!(
                     out,
-                    "    Embedded {{\n        id: {:?},\n        part: {part},\n        tree: 0x{:016x},\n        plan: Plan {{\n            single_line: {},\n            find: {find},\n        }},\n    }},",
+                    "    Embedded {{\n        id: {:?},\n        part: {part},\n        source: 0x{:016x},\n        hir: || {},\n        tree: 0x{:016x},\n        plan: Plan {{\n            single_line: {},\n            find: {find},\n        }},\n    }},",
                     d.id,
+                    super::source_hash(d.pattern),
+                    render_hir(hir),
                     crate::pattern::fingerprint(hir),
                     plan.single_line,
                 )
@@ -585,7 +704,12 @@ mod tests {
             }
         }
         out.push_str("];\n");
-        out
+        // Only the builders the trees call.
+        let used: Vec<&str> = ["bytes", "cap", "lit", "rep", "uni"]
+            .into_iter()
+            .filter(|f| out.contains(&format!(" {f}(")) || out.contains(&format!("({f}(")))
+            .collect();
+        out.replacen("BUILDERS", &used.join(", "), 1)
     }
 
     /// The embedded plans are the ones the detectors' trees give today, and
@@ -609,6 +733,11 @@ mod tests {
                     "`{}` part {part} has no embedded plan",
                     d.id
                 );
+                assert!(
+                    p.hir() == &d.parts().unwrap()[part],
+                    "`{}` part {part}: the embedded tree is not the parsed one",
+                    d.id
+                );
                 assert_eq!(
                     p.plan(),
                     &crate::plan::plan(p.hir()),
@@ -617,6 +746,26 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A detector whose pattern is not the one embedded is parsed, and
+    /// its plan worked out from its own tree.
+    #[test]
+    fn a_changed_pattern_is_parsed_not_taken_from_the_binary() {
+        let embedded = SECRETS.iter().find(|d| d.id == "github_pat").unwrap();
+        let changed = Detector {
+            pattern: r"\bgithub_pat_[A-Za-z0-9_]{20,}\b",
+            ..detector!("github_pat", Secret, "", None, "changed")
+        };
+        assert!(embedded.patterns().unwrap().iter().all(|p| p.is_planned()));
+        let patterns = changed.patterns().unwrap();
+        assert_eq!(patterns.len(), 1);
+        assert!(!patterns[0].is_planned());
+        assert!(patterns[0].hir() == &changed.parts().unwrap()[0]);
+        assert!(matches!(
+            patterns[0].plan().find,
+            crate::plan::Find::Prefix { .. }
+        ));
     }
 
     /// How the scanner filters each detector's alternatives: on prefix
