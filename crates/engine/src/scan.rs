@@ -465,12 +465,16 @@ impl MatcherBuilder {
                 relaxed: None,
             };
             let regex = i as u32;
+            // Each literal into the filter, with what its occurrences are for.
+            let mut index = |literals: &crate::plan::Literals, folded: bool, target: Target| {
+                for p in literals.iter() {
+                    self.literals.add(p, folded);
+                    self.targets.push(target);
+                }
+            };
             match &plan.find {
                 Find::Prefix { literals, folded } => {
-                    for p in literals.iter() {
-                        self.literals.add(p, *folded);
-                        self.targets.push(Target::Prefix { regex });
-                    }
+                    index(literals, *folded, Target::Prefix { regex });
                 }
                 Find::Guard {
                     literals,
@@ -483,18 +487,12 @@ impl MatcherBuilder {
                     entry.guard_rest = Some(rest);
                     entry.head = head.as_deref().map(<[_]>::to_vec);
                     entry.single_head = *single_head;
-                    for p in literals.iter() {
-                        self.literals.add(p, true);
-                        self.targets.push(Target::Guard { regex });
-                    }
+                    index(literals, true, Target::Guard { regex });
                     gated_hirs.push(pattern::relax(hir));
                     gated_ids.push(regex);
                 }
                 Find::Gate { literals } => {
-                    for f in literals.iter() {
-                        self.literals.add(f, true);
-                        self.targets.push(Target::Gate { regex });
-                    }
+                    index(literals, true, Target::Gate { regex });
                     gated_hirs.push(pattern::relax(hir));
                     gated_ids.push(regex);
                 }
