@@ -374,15 +374,16 @@ impl Reader {
         self.total_entries += items.len();
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            let iptr = index(&eptr, i);
+            // Built only for an error: a list may hold 100,000 entries.
+            let iptr = || index(&eptr, i);
             match item.as_str() {
                 None => self.err(
-                    iptr,
+                    iptr(),
                     format!("entries must be strings, not {}", json_type(item)),
                 ),
-                Some("") => self.err(iptr, "entries must not be empty"),
+                Some("") => self.err(iptr(), "entries must not be empty"),
                 Some(s) if s.len() > MAX_ENTRY_BYTES => self.err(
-                    iptr,
+                    iptr(),
                     format!("entry is {} bytes; the limit is {MAX_ENTRY_BYTES}", s.len()),
                 ),
                 Some(s) => out.push(s.to_owned()),

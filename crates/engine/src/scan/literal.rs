@@ -23,7 +23,7 @@ fn hash(key: u32, bits: u32) -> usize {
 
 /// How common a byte is in typical text (higher is more common), used to pick
 /// the rarest window of a literal.
-fn commonness(b: u8) -> u32 {
+const fn commonness(b: u8) -> u32 {
     match b.to_ascii_lowercase() {
         b' ' => 100,
         b'e' => 90,
@@ -53,22 +53,66 @@ const COMMON_PAIRS: [&[u8; 2]; 40] = [
     b"ea",
 ];
 
+/// Per byte: its [`commonness`] (bits 0 to 7); the letters that follow it
+/// in a [`COMMON_PAIRS`] pair, when it is a letter in either case (bits 8
+/// to 33, `a` first); and its letter's index (bits 34 to 38, 31 when it is
+/// not a letter).
+#[expect(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time: an index out of bounds fails the build"
+)]
+const BYTES: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let lower = (b as u8).to_ascii_lowercase();
+        let index = if lower.is_ascii_lowercase() {
+            (lower - b'a') as u64
+        } else {
+            31
+        };
+        table[b] = commonness(b as u8) as u64 | index << 34;
+        b += 1;
+    }
+    let mut i = 0;
+    while i < COMMON_PAIRS.len() {
+        let [first, second] = *COMMON_PAIRS[i];
+        let mut b = 0;
+        while b < 256 {
+            if (b as u8).to_ascii_lowercase() == first {
+                table[b] |= 1 << (8 + (second - b'a') as u64);
+            }
+            b += 1;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// A byte's entry in [`BYTES`].
+#[inline]
+fn byte_info(b: u8) -> u64 {
+    BYTES.get(usize::from(b)).copied().unwrap_or_default()
+}
+
+/// Whether two bytes are one of the [`COMMON_PAIRS`], in any ASCII case.
+#[inline]
+fn common_pair(a: u8, b: u8) -> bool {
+    let (a, b) = (byte_info(a), byte_info(b));
+    let index = (b >> 34) & 31;
+    index < 26 && (a >> (8 + index)) & 1 == 1
+}
+
 /// How common a four-byte window is likely to be in text: its bytes'
 /// [`commonness`], plus a penalty for each common letter pair in it (the
 /// `ccou` of `accountkey` occurs in every "account"; its `tkey` rarely).
-#[expect(
-    clippy::indexing_slicing,
-    reason = "literal, state and target ids come from the automaton built with these tables"
-)]
-fn window_commonness(w: &[u8]) -> u32 {
-    let bytes: u32 = w.iter().map(|&c| commonness(c)).sum();
-    let pairs = w
-        .windows(2)
-        .filter(|p| {
-            let p = [p[0].to_ascii_lowercase(), p[1].to_ascii_lowercase()];
-            COMMON_PAIRS.iter().any(|c| **c == p)
-        })
-        .count() as u32;
+#[inline]
+fn window_commonness(w: [u8; 4]) -> u32 {
+    let [a, b, c, d] = w;
+    let byte = |x: u8| (byte_info(x) & 0xFF) as u32;
+    let bytes = byte(a) + byte(b) + byte(c) + byte(d);
+    let pairs =
+        u32::from(common_pair(a, b)) + u32::from(common_pair(b, c)) + u32::from(common_pair(c, d));
     bytes + 40 * pairs
 }
 
@@ -168,7 +212,7 @@ impl LiteralSetBuilder {
                 }
                 n => {
                     let offset = (0..=n - 4)
-                        .min_by_key(|&o| window_commonness(&b[o..o + 4]))
+                        .min_by_key(|&o| window_commonness([b[o], b[o + 1], b[o + 2], b[o + 3]]))
                         .unwrap_or(0);
                     let key = u32::from_le_bytes([
                         b[offset],
@@ -374,6 +418,21 @@ impl LiteralSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn common_pairs_are_found_in_any_case_and_nothing_else_is() {
+        for a in 0..=255u8 {
+            assert_eq!(byte_info(a) & 0xFF, u64::from(commonness(a)), "{a}");
+            for b in 0..=255u8 {
+                let p = [a.to_ascii_lowercase(), b.to_ascii_lowercase()];
+                assert_eq!(
+                    common_pair(a, b),
+                    COMMON_PAIRS.iter().any(|c| **c == p),
+                    "{a} {b}"
+                );
+            }
+        }
+    }
 
     fn naive(lits: &[(&str, bool)], hay: &str) -> Vec<(u32, usize)> {
         let mut out = Vec::new();
