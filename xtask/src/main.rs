@@ -72,6 +72,14 @@ fn generated() -> Result<Vec<(&'static str, String)>> {
         // The MCP tools' input schemas, for users and for the service.
         ("schemas/mcp-tools.json", to_pretty(&mcp_tools)?),
         ("crates/transport/mcp-tools.json", to_pretty(&mcp_tools)?),
+        // The embedded default policy as JSON, which the engine loads
+        // without the YAML parser.
+        (
+            "crates/engine/src/default_policy.json",
+            to_pretty(&serde_yaml_ng::from_str::<Value>(
+                palisade_engine::DEFAULT_POLICY,
+            )?)?,
+        ),
     ])
 }
 

@@ -13,7 +13,7 @@ use crate::CheckArgs;
 /// as that request needs it (the default policy is known to compile).
 pub(crate) fn load_engine(args: &CheckArgs) -> anyhow::Result<Engine> {
     if args.policy.is_none() && !args.jsonl {
-        let policy = palisade_engine::Policy::from_yaml_str(palisade_engine::DEFAULT_POLICY)
+        let policy = palisade_engine::Policy::default_policy()
             .map_err(|e| anyhow::anyhow!("the embedded default policy: {e}"))?;
         return Ok(Engine::lazy(policy));
     }

@@ -208,7 +208,7 @@ fn decisions(call: &HookCall, args: &HookArgs) -> Result<Vec<Decision>, String> 
 /// The policy's engine, its stages built as the request needs them.
 fn engine(path: Option<&Path>) -> Result<Engine, String> {
     let policy = match path {
-        None => Policy::from_yaml_str(palisade_engine::DEFAULT_POLICY),
+        None => Policy::default_policy(),
         Some(p) => Policy::from_path(p),
     };
     let policy = policy.map_err(|errors| match path {

@@ -290,7 +290,7 @@ impl Engine {
 
     /// The embedded [`DEFAULT_POLICY`](crate::DEFAULT_POLICY), compiled.
     pub fn default_policy() -> Result<Self, PolicyErrors> {
-        Self::from_yaml_str(crate::DEFAULT_POLICY)
+        Self::new(Policy::default_policy()?)
     }
 
     /// Parses, validates and compiles a YAML policy.

@@ -43,6 +43,11 @@ pub use engine::Engine;
 /// out of answers and tool output, dangerous shell commands confirmed,
 /// secret files protected, writes outside the workspace confirmed.
 pub const DEFAULT_POLICY: &str = include_str!("default_policy.yaml");
+
+/// [`DEFAULT_POLICY`] as JSON, generated from it (`cargo xtask schemas`;
+/// a test keeps the two equal): loading it skips the YAML parser, which
+/// was a third of a pre-tool hook's policy reading.
+const DEFAULT_POLICY_JSON: &str = include_str!("default_policy.json");
 pub use error::{PolicyError, PolicyErrors, RequestError};
 pub use eval::closest_member;
 pub use eval::stream;

@@ -529,6 +529,20 @@ impl Policy {
         load::from_json_str(text)
     }
 
+    /// The embedded [`DEFAULT_POLICY`](crate::DEFAULT_POLICY), parsed and
+    /// validated.
+    ///
+    /// ```
+    /// use palisade_engine::{Engine, Policy};
+    ///
+    /// let engine = Engine::new(Policy::default_policy()?)?;
+    /// # let _ = engine;
+    /// # Ok::<(), palisade_engine::PolicyErrors>(())
+    /// ```
+    pub fn default_policy() -> Result<Self, crate::PolicyErrors> {
+        load::from_json_str(crate::DEFAULT_POLICY_JSON)
+    }
+
     /// Parses and validates a YAML policy.
     pub fn from_yaml_str(text: &str) -> Result<Self, crate::PolicyErrors> {
         load::from_yaml_str(text)

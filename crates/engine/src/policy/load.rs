@@ -480,6 +480,21 @@ impl Reader {
 mod tests {
     use super::*;
 
+    /// The embedded default policy's JSON form is its YAML, value for
+    /// value, and loads to the same checks.
+    #[test]
+    fn the_default_policy_json_is_its_yaml() {
+        let yaml: Value = serde_yaml_ng::from_str(crate::DEFAULT_POLICY).unwrap();
+        let json: Value = serde_json::from_str(crate::DEFAULT_POLICY_JSON).unwrap();
+        assert!(
+            yaml == json,
+            "src/default_policy.json is stale: run `cargo xtask schemas`"
+        );
+        let from_yaml = from_yaml_str(crate::DEFAULT_POLICY).unwrap();
+        let from_json = Policy::default_policy().unwrap();
+        assert_eq!(format!("{from_yaml:?}"), format!("{from_json:?}"));
+    }
+
     #[test]
     fn repeated_keys_are_refused_in_json_and_yaml() {
         let e = from_json_str(r#"{"checks": [{"type": "regex", "stage": "input", "stage": "output", "patterns": ["x"]}]}"#)
