@@ -570,8 +570,6 @@ mod tests {
         assert!(pii("github_pat").is_none());
     }
 
-    /// The embedded plans as `detect/plans.rs` holds them: every built-in
-    /// detector's parts, each with the plan worked out from its tree now.
     /// A syntax tree as the builder calls that make it (`detect::tree`).
     fn render_hir(hir: &regex_syntax::hir::Hir) -> String {
         use regex_syntax::hir::{Class, HirKind};
@@ -635,6 +633,9 @@ mod tests {
         out
     }
 
+    /// The embedded plans as `detect/plans.rs` holds them: every built-in
+    /// detector's parts, each with its tree and the plan worked out from
+    /// it now.
     fn render_plans() -> String {
         use crate::plan::{Find, plan};
         let mut out = String::from(
