@@ -6,7 +6,9 @@
 //! (a coding agent's hook, `palisade check`) builds only the sets its
 //! request reaches. An engine that builds every stage when it is made
 //! ([`crate::Engine::new`]) builds them all then, and reports a set that
-//! cannot be built (over its size limit) there.
+//! cannot be built (over its size limit) there. A lazy engine of the
+//! embedded default policy, whose sets are known to build, builds each set
+//! only when a request first asks it.
 //!
 //! A glob matches a path when its regex ([`Glob::regex`], anchored at both
 //! ends) matches the path's bytes, as `globset`'s `GlobMatcher` says (its
@@ -26,6 +28,13 @@ use regex_automata::util::pool::Pool;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind, PatternSet, hybrid};
 use regex_syntax::hir::{Class, ClassBytes, ClassBytesRange, Dot, Hir, Look, Repetition};
+
+#[cfg(test)]
+thread_local! {
+    /// How many glob sets this thread has built (tests count what a
+    /// request builds).
+    pub(crate) static BUILT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// The size limit of a set's NFA (`globset`'s).
 const NFA_SIZE_LIMIT: usize = 10 << 20;
@@ -117,6 +126,8 @@ impl GlobMatcher {
         if globs.is_empty() {
             return Ok(Self { engines: None });
         }
+        #[cfg(test)]
+        BUILT.with(|built| built.set(built.get() + 1));
         let syntax = syntax::Config::new().utf8(false).dot_matches_new_line(true);
         let mut hirs = Vec::with_capacity(globs.len());
         for g in globs {

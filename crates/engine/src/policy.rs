@@ -23,6 +23,11 @@ pub struct Policy {
     pub(crate) checks: Vec<Check>,
     /// Per check, in policy order: what it compiled to.
     pub(crate) compiled: Vec<kinds::Compiled>,
+    /// Every stage of the policy is known to build: it is the embedded
+    /// default policy, which tests build whole. A lazy engine
+    /// ([`Engine::lazy`](crate::Engine::lazy)) of such a policy builds each
+    /// glob set when a request first asks it, not with its stage.
+    pub(crate) known_to_build: bool,
 }
 
 /// Two policies are equal when they say the same (what they compiled to
@@ -540,7 +545,9 @@ impl Policy {
     /// # Ok::<(), palisade_engine::PolicyErrors>(())
     /// ```
     pub fn default_policy() -> Result<Self, crate::PolicyErrors> {
-        load::from_json_str(crate::DEFAULT_POLICY_JSON)
+        let mut policy = load::from_json_str(crate::DEFAULT_POLICY_JSON)?;
+        policy.known_to_build = true;
+        Ok(policy)
     }
 
     /// Parses and validates a YAML policy.
