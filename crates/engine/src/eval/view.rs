@@ -22,6 +22,9 @@ use std::sync::OnceLock;
 
 use unicode_normalization::char::{decompose_compatible, is_combining_mark};
 
+#[rustfmt::skip]
+mod skeletons;
+
 /// How far around a changed character the view reaches, in bytes: a match
 /// that covers a changed character and reaches further than this on either
 /// side of it is not seen in the view.
@@ -278,7 +281,6 @@ pub(crate) fn push_compact(text: &str, out: &mut String) {
 /// marks, with each non-ASCII character that has an ASCII letter or digit
 /// as its confusable skeleton replaced by that.
 fn push_folded(c: char, out: &mut String) {
-    let mut buf = [0u8; 4];
     decompose_compatible(c, |d| {
         if is_combining_mark(d) {
             return;
@@ -287,12 +289,17 @@ fn push_folded(c: char, out: &mut String) {
             out.push(d);
             return;
         }
-        let mut skeleton = unicode_security::skeleton(d.encode_utf8(&mut buf));
-        match (skeleton.next(), skeleton.next()) {
-            (Some(s), None) if s.is_ascii_alphanumeric() => out.push(s),
-            _ => out.push(d),
-        }
+        out.push(ascii_skeleton(d).map_or(d, char::from));
     });
+}
+
+/// The ASCII letter or digit that is `c`'s confusable skeleton (Unicode
+/// TR39, as `unicode-security` computes it), if there is one: a table
+/// generated from that crate (see [`skeletons`]), searched by code point.
+fn ascii_skeleton(c: char) -> Option<u8> {
+    let table = skeletons::ASCII_SKELETONS;
+    let i = table.binary_search_by_key(&c, |&(from, _)| from).ok()?;
+    table.get(i).map(|&(_, to)| to)
 }
 
 /// Unicode's `Default_Ignorable_Code_Point` (DerivedCoreProperties.txt):
@@ -323,6 +330,48 @@ fn is_ignorable(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table of [`skeletons`]: every non-ASCII character whose
+    /// skeleton is one ASCII letter or digit.
+    fn render_skeletons() -> String {
+        let mut out = String::from(
+            "//! Non-ASCII characters whose confusable skeleton (Unicode TR39) is one\n\
+             //! ASCII letter or digit, by code point, with that letter or digit.\n\
+             //! Generated from `unicode-security` by\n\
+             //! `eval::view::tests::ascii_skeletons_are_fresh`: run it with\n\
+             //! `PALISADE_WRITE_SKELETONS=1` after updating that crate.\n\n\
+             pub(super) static ASCII_SKELETONS: &[(char, u8)] = &[\n",
+        );
+        let mut buf = [0u8; 4];
+        for c in (0x80..=0x10_FFFF).filter_map(char::from_u32) {
+            let mut skeleton = unicode_security::skeleton(c.encode_utf8(&mut buf));
+            if let (Some(s), None) = (skeleton.next(), skeleton.next())
+                && s.is_ascii_alphanumeric()
+            {
+                out.push_str(&format!("    ('\\u{{{:x}}}', b'{s}'),\n", u32::from(c)));
+            }
+        }
+        out.push_str("];\n");
+        out
+    }
+
+    /// The embedded table is the one `unicode-security` gives today.
+    #[test]
+    fn ascii_skeletons_are_fresh() {
+        let rendered = render_skeletons();
+        if std::env::var_os("PALISADE_WRITE_SKELETONS").is_some() {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/view/skeletons.rs");
+            std::fs::write(path, &rendered).unwrap();
+            return;
+        }
+        assert!(
+            rendered == include_str!("view/skeletons.rs"),
+            "eval/view/skeletons.rs is stale: run `PALISADE_WRITE_SKELETONS=1 cargo test -p palisade-engine --lib ascii_skeletons_are_fresh`"
+        );
+        assert_eq!(ascii_skeleton('\u{430}'), Some(b'a'), "Cyrillic a");
+        assert_eq!(ascii_skeleton('\u{3bf}'), Some(b'o'), "Greek omicron");
+        assert_eq!(ascii_skeleton('\u{e9}'), None, "é is not confusable with e");
+    }
 
     fn view(s: &str) -> String {
         let views = View::of(s);
