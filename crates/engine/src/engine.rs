@@ -250,7 +250,8 @@ impl Engine {
     /// loading a policy (in the background) so that no request pays for it,
     /// and a benchmark before timing.
     ///
-    /// Builds the stages that are not built yet.
+    /// Builds the stages that are not built yet, and the glob sets a lazy
+    /// engine of the default policy builds when first asked.
     ///
     /// ```
     /// use palisade_engine::{Engine, Policy};
@@ -266,6 +267,18 @@ impl Engine {
             };
             if let Some(matcher) = &data.matcher {
                 matcher.warm();
+            }
+            // The glob sets a lazy engine of a policy known to build leaves
+            // to the first request that asks them (built already, and cheap
+            // to ask, otherwise).
+            for c in &data.checks {
+                let form = usize::try_from(*c)
+                    .ok()
+                    .and_then(|c| self.policy.compiled.get(c))
+                    .map(|compiled| &compiled.form);
+                if let Some(Form::Whole(whole)) = form {
+                    let _ = whole.build();
+                }
             }
             if let Some(Ok(stream)) = data.stream.get()
                 && let Some(words) = &stream.words
@@ -593,6 +606,13 @@ mod tests {
         let before = built();
         lazy.evaluate(&shell).unwrap();
         assert_eq!(built() - before, 1, "the dangerous commands alone");
+        // Warming builds the rest; a request then builds nothing.
+        let lazy = Engine::lazy(Policy::default_policy().unwrap());
+        lazy.warm();
+        let before = built();
+        lazy.evaluate(&shell).unwrap();
+        lazy.evaluate(&read).unwrap();
+        assert_eq!(built(), before, "warmed");
 
         // The same policy read from its text builds every set of the stage
         // with it (one that cannot be built refuses the stage), as many as
