@@ -717,16 +717,15 @@ mod tests {
     /// every built-in pattern takes its plan from the binary.
     #[test]
     fn embedded_plans_are_fresh() {
-        let rendered = render_plans();
-        if std::env::var_os("PALISADE_WRITE_PLANS").is_some() {
-            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/detect/plans.rs");
-            std::fs::write(path, &rendered).unwrap();
+        if !crate::generated::fresh(
+            "PALISADE_WRITE_PLANS",
+            "detect/plans.rs",
+            include_str!("detect/plans.rs"),
+            &render_plans(),
+            "embedded_plans_are_fresh",
+        ) {
             return;
         }
-        assert!(
-            rendered == include_str!("detect/plans.rs"),
-            "detect/plans.rs is stale: run `PALISADE_WRITE_PLANS=1 cargo test -p palisade-engine --lib embedded_plans_are_fresh`"
-        );
         for d in SECRETS.iter().chain(PII) {
             for (part, p) in d.patterns().unwrap().iter().enumerate() {
                 assert!(

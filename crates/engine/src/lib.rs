@@ -18,6 +18,8 @@ mod eval;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
+#[cfg(test)]
+mod generated;
 mod globs;
 pub mod limits;
 #[allow(dead_code, reason = "parts of the path API are only used by its tests")]

@@ -358,16 +358,15 @@ mod tests {
     /// The embedded table is the one `unicode-security` gives today.
     #[test]
     fn ascii_skeletons_are_fresh() {
-        let rendered = render_skeletons();
-        if std::env::var_os("PALISADE_WRITE_SKELETONS").is_some() {
-            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/view/skeletons.rs");
-            std::fs::write(path, &rendered).unwrap();
+        if !crate::generated::fresh(
+            "PALISADE_WRITE_SKELETONS",
+            "eval/view/skeletons.rs",
+            include_str!("view/skeletons.rs"),
+            &render_skeletons(),
+            "ascii_skeletons_are_fresh",
+        ) {
             return;
         }
-        assert!(
-            rendered == include_str!("view/skeletons.rs"),
-            "eval/view/skeletons.rs is stale: run `PALISADE_WRITE_SKELETONS=1 cargo test -p palisade-engine --lib ascii_skeletons_are_fresh`"
-        );
         assert_eq!(ascii_skeleton('\u{430}'), Some(b'a'), "Cyrillic a");
         assert_eq!(ascii_skeleton('\u{3bf}'), Some(b'o'), "Greek omicron");
         assert_eq!(ascii_skeleton('\u{e9}'), None, "é is not confusable with e");
