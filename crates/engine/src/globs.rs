@@ -37,22 +37,48 @@ thread_local! {
 }
 
 /// The size limit of a set's NFA (`globset`'s).
-const NFA_SIZE_LIMIT: usize = 10 << 20;
+pub(crate) const NFA_SIZE_LIMIT: usize = 10 << 20;
 /// The lazy DFA's cache (`globset`'s).
 const CACHE_CAPACITY: usize = 10 << 20;
 
-/// Parsed globs, and their matcher once built (or why it could not be).
-#[derive(Clone, Debug, Default)]
+/// A glob of a set: parsed when its policy was read, or a text known to
+/// parse (a built-in pattern, checked by the tests), parsed when its set is
+/// built.
+#[derive(Clone, Debug)]
+pub(crate) enum SetGlob {
+    Parsed(Glob),
+    Known(String),
+}
+
+/// Globs, and their matcher once built (or why it could not be).
+#[derive(Clone, Debug)]
 pub(crate) struct LazyGlobSet {
-    globs: Vec<Glob>,
+    globs: Vec<SetGlob>,
+    /// Parses a [`SetGlob::Known`] text with the options of the set's
+    /// globs.
+    parse: fn(&str) -> Result<Glob, String>,
     set: OnceLock<Result<GlobMatcher, String>>,
+}
+
+impl Default for LazyGlobSet {
+    fn default() -> Self {
+        Self::new(Vec::new())
+    }
 }
 
 impl LazyGlobSet {
     /// Globs whose set is not built yet.
     pub(crate) fn new(globs: Vec<Glob>) -> Self {
+        Self::with_known(globs.into_iter().map(SetGlob::Parsed).collect(), |text| {
+            Glob::new(text).map_err(|e| e.to_string())
+        })
+    }
+
+    /// Globs of which some are parsed by `parse` when the set is built.
+    pub(crate) fn with_known(globs: Vec<SetGlob>, parse: fn(&str) -> Result<Glob, String>) -> Self {
         Self {
             globs,
+            parse,
             set: OnceLock::new(),
         }
     }
@@ -66,9 +92,30 @@ impl LazyGlobSet {
     /// The matcher, built on first use.
     pub(crate) fn get(&self) -> Result<&GlobMatcher, String> {
         self.set
-            .get_or_init(|| GlobMatcher::new(&self.globs))
+            .get_or_init(|| self.matcher())
             .as_ref()
             .map_err(Clone::clone)
+    }
+
+    fn matcher(&self) -> Result<GlobMatcher, String> {
+        let known = self
+            .globs
+            .iter()
+            .filter_map(|g| match g {
+                SetGlob::Parsed(_) => None,
+                SetGlob::Known(text) => Some((self.parse)(text)),
+            })
+            .collect::<Result<Vec<Glob>, String>>()?;
+        let mut known = known.iter();
+        let globs: Vec<&Glob> = self
+            .globs
+            .iter()
+            .filter_map(|g| match g {
+                SetGlob::Parsed(g) => Some(g),
+                SetGlob::Known(_) => known.next(),
+            })
+            .collect();
+        GlobMatcher::new(&globs)
     }
 
     /// Whether a glob matches `path`; `unbuilt` when the set cannot be
@@ -86,6 +133,8 @@ type CacheFn = Box<dyn Fn() -> Caches + Send + Sync + UnwindSafe + RefUnwindSafe
 pub(crate) struct GlobMatcher {
     /// `None` without globs.
     engines: Option<Engines>,
+    /// The heap memory of its NFA.
+    nfa_bytes: usize,
 }
 
 /// A set's lazy DFA and PikeVM, and their caches.
@@ -122,9 +171,12 @@ impl std::fmt::Debug for Engines {
 }
 
 impl GlobMatcher {
-    fn new(globs: &[Glob]) -> Result<Self, String> {
+    fn new(globs: &[&Glob]) -> Result<Self, String> {
         if globs.is_empty() {
-            return Ok(Self { engines: None });
+            return Ok(Self {
+                engines: None,
+                nfa_bytes: 0,
+            });
         }
         #[cfg(test)]
         BUILT.with(|built| built.set(built.get() + 1));
@@ -145,6 +197,7 @@ impl GlobMatcher {
             )
             .build_many_from_hir(&hirs)
             .map_err(|e| e.to_string())?;
+        let nfa_bytes = nfa.memory_usage();
         let dfa = hybrid::dfa::DFA::builder()
             .configure(
                 hybrid::dfa::DFA::config()
@@ -160,7 +213,13 @@ impl GlobMatcher {
             .map_err(|e| e.to_string())?;
         Ok(Self {
             engines: Some(Engines::new(dfa, pikevm)),
+            nfa_bytes,
         })
+    }
+
+    /// The heap memory of its NFA, which its size limit bounds.
+    pub(crate) fn nfa_bytes(&self) -> usize {
+        self.nfa_bytes
     }
 
     /// Whether some glob matches `path`.

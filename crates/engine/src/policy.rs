@@ -545,7 +545,7 @@ impl Policy {
     /// # Ok::<(), palisade_engine::PolicyErrors>(())
     /// ```
     pub fn default_policy() -> Result<Self, crate::PolicyErrors> {
-        let mut policy = load::from_json_str(crate::DEFAULT_POLICY_JSON)?;
+        let mut policy = load::embedded(crate::DEFAULT_POLICY_JSON)?;
         policy.known_to_build = true;
         Ok(policy)
     }

@@ -3,7 +3,7 @@
 use globset::{Glob, GlobBuilder};
 
 use super::resolve::{ResolvedPath, base_dir, escapes, file_name, shown, under};
-use crate::globs::LazyGlobSet;
+use crate::globs::{LazyGlobSet, SetGlob};
 
 /// The compiled `paths` and `except` globs of a `path` check.
 #[derive(Clone, Debug)]
@@ -22,6 +22,12 @@ impl PathRules {
     /// are built on first use, or by [`PathRules::build`]); an error names
     /// the first bad pattern. No patterns at all matches nothing.
     pub(crate) fn new(paths: &[String], except: &[String]) -> Result<Self, String> {
+        Self::read(paths, except, false)
+    }
+
+    /// [`PathRules::new`]; when the globs are `known` to parse (the
+    /// embedded default policy's), each is parsed when its set is built.
+    pub(crate) fn read(paths: &[String], except: &[String], known: bool) -> Result<Self, String> {
         let mut samples = Vec::new();
         for p in paths {
             let name = p.rsplit('/').next().unwrap_or(p);
@@ -34,8 +40,8 @@ impl PathRules {
             }
         }
         Ok(Self {
-            deny: Globs::new(paths, true)?,
-            allow: Globs::new(except, false)?,
+            deny: Globs::new(paths, true, known)?,
+            allow: Globs::new(except, false, known)?,
             samples,
         })
     }
@@ -148,13 +154,14 @@ pub(super) struct Globs {
 
 impl Globs {
     /// Compiles one side of a rule.
-    fn new(patterns: &[String], deny: bool) -> Result<Self, String> {
-        let mut builders: [Vec<Glob>; SETS] = std::array::from_fn(|_| Vec::new());
+    fn new(patterns: &[String], deny: bool, known: bool) -> Result<Self, String> {
+        let mut builders: [Vec<SetGlob>; SETS] = std::array::from_fn(|_| Vec::new());
         for pattern in patterns {
-            add_pattern(&mut builders, pattern, deny)?;
+            add_pattern(&mut builders, pattern, deny, known)?;
         }
+        let parse = if deny { parse_deny } else { parse_allow };
         Ok(Self {
-            sets: builders.map(LazyGlobSet::new),
+            sets: builders.map(|globs| LazyGlobSet::with_known(globs, parse)),
             deny,
         })
     }
@@ -201,11 +208,20 @@ impl Globs {
     reason = "the glob sets are a fixed array indexed by its own constants"
 )]
 pub(super) fn add_pattern(
-    builders: &mut [Vec<Glob>; SETS],
+    builders: &mut [Vec<SetGlob>; SETS],
     pattern: &str,
     deny: bool,
+    known: bool,
 ) -> Result<(), String> {
     let bad = |why: &str| format!("invalid path pattern {}: {why}", shown(pattern));
+    // A glob known to parse is parsed when its set is built.
+    let glob = |text: &str, deny: bool| -> Result<SetGlob, globset::Error> {
+        if known {
+            Ok(SetGlob::Known(text.to_owned()))
+        } else {
+            glob(text, deny).map(SetGlob::Parsed)
+        }
+    };
     if pattern.is_empty() {
         return Err("invalid path pattern ``: empty".to_owned());
     }
@@ -282,6 +298,16 @@ pub(super) fn pattern_forms(body: &str, absolute: bool) -> Result<Vec<String>, &
 }
 
 /// One glob: `*` and `?` stay within a component; `paths` ignore case.
+/// Parses a glob of the `paths` side.
+fn parse_deny(text: &str) -> Result<Glob, String> {
+    glob(text, true).map_err(|e| e.to_string())
+}
+
+/// Parses a glob of the `except` side.
+fn parse_allow(text: &str) -> Result<Glob, String> {
+    glob(text, false).map_err(|e| e.to_string())
+}
+
 pub(super) fn glob(pattern: &str, deny: bool) -> Result<Glob, globset::Error> {
     GlobBuilder::new(pattern)
         .literal_separator(true)

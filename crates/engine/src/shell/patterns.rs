@@ -1,24 +1,33 @@
 //! Command patterns: globs over the views of parsed commands.
 
-use globset::{Glob, GlobBuilder};
+use globset::GlobBuilder;
 
 use super::builtin::{Builtin, DANGEROUS, Native};
 use super::{Command, MAX_PARTS, commands};
-use crate::globs::LazyGlobSet;
+use crate::globs::{LazyGlobSet, NFA_SIZE_LIMIT, SetGlob};
 
-/// Command patterns compiled into one glob set (see the module docs).
+/// Command patterns compiled into glob sets (see the module docs).
 ///
-/// The globs are parsed when the patterns are read; their set is built when
-/// first needed ([`CommandPatterns::build`], which a stage calls when it is
-/// built), so that a one-request process that never reads a shell line
-/// (a coding agent's post-tool hook) does not build it.
+/// The globs of user-written patterns are parsed when the patterns are
+/// read, those known to parse (of built-in entries, and of the embedded
+/// default policy) when their set is built. The globs are grouped by the byte a view must start with to
+/// match them ([`first_bytes`]): a view is matched against its byte's set
+/// and the set of globs that can match a view starting with any byte. Each
+/// set is built when first needed, or all of them by
+/// [`CommandPatterns::build`] (which a stage calls when it is built), so
+/// that a one-request process builds only the sets its commands' first
+/// bytes reach, and one that never reads a shell line (a coding agent's
+/// post-tool hook) builds none.
 #[derive(Clone, Debug)]
 pub(crate) struct CommandPatterns {
-    /// Every part of every pattern as written and with its following words
-    /// (or without its final ` *`): one glob `part{, *}` (`stem{, *}`)
-    /// where an alternation can join the two, else two globs.
-    set: LazyGlobSet,
-    /// The `(pattern, part)` each glob of `set` stands for.
+    /// The groups of globs with a first byte, by that byte.
+    groups: Vec<(u8, Group)>,
+    /// The globs a view starting with any byte can match.
+    any: Group,
+    /// The `(pattern, part)` each glob stands for: every part of every
+    /// pattern as written and with its following words (or without its
+    /// final ` *`), one glob `part{, *}` (`stem{, *}`) where an
+    /// alternation can join the two, else two globs.
     globs: Vec<(usize, usize)>,
     /// How many parts (piped commands) each pattern has.
     parts: Vec<usize>,
@@ -29,6 +38,60 @@ pub(crate) struct CommandPatterns {
     entries: usize,
     /// The native tests of `@` entries: `(entry, test)`.
     natives: Vec<(usize, Native)>,
+}
+
+/// Some of the globs, as one set.
+#[derive(Clone, Debug, Default)]
+struct Group {
+    set: LazyGlobSet,
+    /// The index in [`CommandPatterns::globs`] of each glob of `set`.
+    members: Vec<usize>,
+}
+
+impl Group {
+    fn new(globs: &[SetGlob], members: Vec<usize>) -> Self {
+        let set = members
+            .iter()
+            .filter_map(|&g| globs.get(g).cloned())
+            .collect();
+        Self {
+            set: LazyGlobSet::with_known(set, |text| glob(text, text)),
+            members,
+        }
+    }
+}
+
+/// The bytes a view must start with for glob `text` (written with
+/// [`glob`]'s options: case-sensitive, backslash escapes) to match it, or
+/// `None` when the glob can match a view starting with any byte. Only a
+/// plain first character, or a leading alternation of words that each
+/// start with one, gives bytes; anything else (a wildcard, a class, an
+/// escape, an empty or nested alternative) gives `None`.
+pub(super) fn first_bytes(text: &str) -> Option<Vec<u8>> {
+    // Characters that a glob reads as themselves wherever they stand.
+    let plain = |b: u8| b.is_ascii_alphanumeric() || b"-_./:=@%+~<>".contains(&b);
+    let bytes = text.as_bytes();
+    match *bytes.first()? {
+        b if plain(b) => Some(vec![b]),
+        b'{' => {
+            let end = bytes.iter().position(|&b| b == b'}')?;
+            let inner = bytes.get(1..end)?;
+            if inner.iter().any(|b| b"{[\\".contains(b)) {
+                return None;
+            }
+            let mut out = Vec::new();
+            for word in inner.split(|&b| b == b',') {
+                match word.first() {
+                    Some(&b) if plain(b) => out.push(b),
+                    _ => return None,
+                }
+            }
+            out.sort_unstable();
+            out.dedup();
+            Some(out)
+        }
+        _ => None,
+    }
 }
 
 /// What an `@` entry of a check's `commands` stands for: built-in entries,
@@ -61,6 +124,23 @@ impl CommandPatterns {
     /// Reads patterns, parsing their globs (the set is built on first
     /// use); an error names the first bad one.
     pub(crate) fn new<S: AsRef<str>>(patterns: &[S]) -> Result<Self, String> {
+        Self::grouped(patterns, false, true)
+    }
+
+    /// [`CommandPatterns::new`]; when every pattern is `known` to parse
+    /// (the embedded default policy's), its globs are parsed when their set
+    /// is built.
+    pub(crate) fn read<S: AsRef<str>>(patterns: &[S], known: bool) -> Result<Self, String> {
+        Self::grouped(patterns, known, true)
+    }
+
+    /// [`CommandPatterns::read`]; without `group`, every glob in one set
+    /// (what the grouping must not change).
+    pub(super) fn grouped<S: AsRef<str>>(
+        patterns: &[S],
+        known: bool,
+        group: bool,
+    ) -> Result<Self, String> {
         let mut builder = Vec::new();
         let mut globs = Vec::new();
         let mut parts = Vec::with_capacity(patterns.len());
@@ -71,7 +151,7 @@ impl CommandPatterns {
             if let Some(name) = pattern.trim().strip_prefix('@') {
                 for b in builtins_named(name)? {
                     for part in b.patterns {
-                        let n = Self::add(&mut builder, &mut globs, parts.len(), part)?;
+                        let n = Self::add(&mut builder, &mut globs, parts.len(), part, true)?;
                         parts.push(n);
                         entry_of.push(p);
                     }
@@ -81,12 +161,33 @@ impl CommandPatterns {
                 }
                 continue;
             }
-            let n = Self::add(&mut builder, &mut globs, parts.len(), pattern)?;
+            let n = Self::add(&mut builder, &mut globs, parts.len(), pattern, known)?;
             parts.push(n);
             entry_of.push(p);
         }
+        // Each glob into the groups of its first bytes, or into `any`.
+        let mut by_byte: Vec<(u8, Vec<usize>)> = Vec::new();
+        let mut any = Vec::new();
+        for (g, (_, text)) in builder.iter().enumerate() {
+            match first_bytes(text).filter(|_| group) {
+                Some(bytes) => {
+                    for b in bytes {
+                        match by_byte.binary_search_by_key(&b, |(b, _)| *b) {
+                            Ok(i) => by_byte.get_mut(i).into_iter().for_each(|(_, m)| m.push(g)),
+                            Err(i) => by_byte.insert(i, (b, vec![g])),
+                        }
+                    }
+                }
+                None => any.push(g),
+            }
+        }
+        let sources: Vec<SetGlob> = builder.into_iter().map(|(g, _)| g).collect();
         Ok(Self {
-            set: LazyGlobSet::new(builder),
+            groups: by_byte
+                .into_iter()
+                .map(|(b, members)| (b, Group::new(&sources, members)))
+                .collect(),
+            any: Group::new(&sources, any),
             globs,
             parts,
             entry_of,
@@ -95,12 +196,32 @@ impl CommandPatterns {
         })
     }
 
-    /// Builds the glob set now if it is not built yet; an error says why it
-    /// cannot be (its combined automaton is over its size limit).
+    /// Builds every glob set now if it is not built yet; an error says why
+    /// one cannot be, or that together they are over the size limit of
+    /// one set.
     pub(crate) fn build(&self) -> Result<(), String> {
-        self.set
-            .build()
-            .map_err(|e| format!("invalid command patterns: {e}"))
+        let mut bytes = 0;
+        for group in self.groups.iter().map(|(_, g)| g).chain([&self.any]) {
+            let set = group
+                .set
+                .get()
+                .map_err(|e| format!("invalid command patterns: {e}"))?;
+            bytes += set.nfa_bytes();
+        }
+        if bytes > NFA_SIZE_LIMIT {
+            return Err(format!(
+                "invalid command patterns: their automata take {bytes} bytes, over the size limit of {NFA_SIZE_LIMIT}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The group of globs a view starting with `byte` can match besides
+    /// `any`'s.
+    fn group(&self, byte: Option<&u8>) -> Option<&Group> {
+        let byte = *byte?;
+        let i = self.groups.binary_search_by_key(&byte, |(b, _)| *b).ok()?;
+        self.groups.get(i).map(|(_, g)| g)
     }
 
     /// Whether entry `p` has the native test `native`.
@@ -110,12 +231,24 @@ impl CommandPatterns {
 
     /// Adds the globs of one pattern for entry `p`; returns how many
     /// commands it pipes.
+    /// The globs of a pattern `known` to parse (built-in, or the embedded
+    /// default policy's) are parsed when their set is built; others now,
+    /// for an error that names the pattern.
     fn add(
-        builder: &mut Vec<Glob>,
+        builder: &mut Vec<(SetGlob, String)>,
         globs: &mut Vec<(usize, usize)>,
         p: usize,
         pattern: &str,
+        known: bool,
     ) -> Result<usize, String> {
+        let source = |text: String| -> Result<(SetGlob, String), String> {
+            let g = if known {
+                SetGlob::Known(text.clone())
+            } else {
+                SetGlob::Parsed(glob(&text, pattern)?)
+            };
+            Ok((g, text))
+        };
         {
             let text = pattern.split_whitespace().collect::<Vec<_>>().join(" ");
             if text.is_empty() {
@@ -141,7 +274,7 @@ impl CommandPatterns {
                 let unescaped =
                     |stem: &str| stem.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 0;
                 if let Some(stem) = part.strip_suffix(" $").filter(|s| unescaped(s)) {
-                    builder.push(glob(stem, &text)?);
+                    builder.push(source(stem.to_owned())?);
                     globs.push((p, k));
                     continue;
                 }
@@ -161,14 +294,16 @@ impl CommandPatterns {
                 // A part that does not parse (an unclosed `{` or `[`) does
                 // not parse joined either: it is then parsed as written,
                 // for an error that names its own mistake.
-                if let Some(Ok(g)) = joined.map(|j| glob(&j, &text)) {
-                    builder.push(g);
+                // Patterns known to parse are written so that they join.
+                let joined = joined.filter(|j| known || glob(j, &text).is_ok());
+                if let Some(j) = joined {
+                    builder.push(source(j)?);
                     globs.push((p, k));
                     continue;
                 }
-                builder.push(glob(part, &text)?);
+                builder.push(source((*part).to_owned())?);
                 globs.push((p, k));
-                builder.push(glob(&extended, &text)?);
+                builder.push(source(extended)?);
                 globs.push((p, k));
             }
             Ok(split.len())
@@ -192,18 +327,27 @@ impl CommandPatterns {
         let mut entry_hit = vec![false; self.entries];
         let mut matched: Vec<Vec<(usize, usize)>> = Vec::with_capacity(commands.len());
         let mut scratch = Vec::new();
-        // A set that cannot be built matches every command: fail closed (a
-        // stage whose set cannot be built is refused before this is reached).
-        let set = self.set.get().ok();
         for command in commands {
             let mut m = Vec::new();
             for view in command.views() {
-                match set {
-                    Some(set) => {
-                        set.matches_into(&view, &mut scratch);
-                        m.extend(scratch.iter().filter_map(|&g| self.globs.get(g).copied()));
+                let groups = [self.group(view.as_bytes().first()), Some(&self.any)];
+                for group in groups.into_iter().flatten() {
+                    // A set that cannot be built matches every view that
+                    // reaches it: fail closed (a stage whose sets cannot be
+                    // built is refused before this is reached).
+                    let glob = |g: &usize| self.globs.get(*g).copied();
+                    match group.set.get() {
+                        Ok(set) => {
+                            set.matches_into(&view, &mut scratch);
+                            m.extend(
+                                scratch
+                                    .iter()
+                                    .filter_map(|&i| group.members.get(i))
+                                    .filter_map(glob),
+                            );
+                        }
+                        Err(_) => m.extend(group.members.iter().filter_map(glob)),
                     }
-                    None => m.extend(self.globs.iter().copied()),
                 }
             }
             m.sort_unstable();

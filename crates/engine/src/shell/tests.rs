@@ -1600,13 +1600,131 @@ fn a_command_set_over_its_size_limit_is_refused_when_built_and_matches_everythin
     let e = set.build().unwrap_err();
     assert!(e.starts_with("invalid command patterns:"), "{e}");
     // Matched without being refused first (the engine refuses its stage
-    // before): every pattern is a hit, never none.
-    assert_eq!(set.matches("ls -la").len(), patterns.len());
+    // before): every pattern its set holds is a hit, never none (they all
+    // start with `x`, as the command does; `ls` can match none of them).
+    assert_eq!(set.matches("x1 -la").len(), patterns.len());
+    assert_eq!(set.matches("ls -la"), Vec::<usize>::new());
 }
 
 #[test]
 fn the_builtin_command_set_builds() {
     dangerous().build().unwrap();
+}
+
+#[test]
+fn a_glob_is_grouped_by_the_bytes_a_view_must_start_with() {
+    use super::patterns::first_bytes;
+    let cases: &[(&str, Option<&[u8]>)] = &[
+        ("rm {,* }-f {,* }-r{, *}", Some(b"r")),
+        ("{sudo,doas,su,sudoedit,pkexec} *", Some(b"dps")),
+        ("{sh,bash,.} {,* }x", Some(b".bs")),
+        (":{, *}", Some(b":")),
+        ("/dev/sda*", Some(b"/")),
+        ("*> /dev/sd*", None),
+        ("?m *", None),
+        ("[r]m *", None),
+        ("\\rm *", None),
+        ("{,sudo }rm *", None),
+        ("{rm,} *", None),
+        ("{r{m,x},dd} *", None),
+        ("{r[m],dd} *", None),
+        ("{r\\m,dd} *", None),
+        ("{*rm,dd} *", None),
+        ("{rm,dd *", None),
+        ("\u{e9}cho *", None),
+        ("", None),
+    ];
+    for (text, want) in cases {
+        assert_eq!(first_bytes(text).as_deref(), *want, "{text:?}");
+    }
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+        from[self.below(from.len())]
+    }
+}
+
+#[test]
+fn grouping_the_globs_by_first_byte_changes_no_match() {
+    // The built-in set and random patterns, grouped and as one set, on the
+    // built-in cases and on random lines.
+    const PATTERN_PARTS: &[&str] = &[
+        "rm", "r", "m", "sudo", "git", "push", " ", " *", "*", "?", "-f", "-r", "{rm,dd}", "{,* }",
+        "{r,s}", "[rs]", "\\{", ".", "/", "/dev/sd", ":", "x", " | ", "{a,}", "é",
+    ];
+    const LINE_PARTS: &[&str] = &[
+        "rm", "r", "m", "sudo", "doas", "git", "push", "--force", " ", " ", "-f", "-r", "-rf", "/",
+        "/dev/sda", ">", "|", "sh", "bash", "curl", "x", ".", ":", "{", "é", "dd", "of=x", "&&",
+        ";", "'", "\"", "chmod", "777", "$(", ")",
+    ];
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut lines: Vec<String> = DANGEROUS_CASES
+        .iter()
+        .flat_map(|(_, hits, misses)| hits.iter().chain(misses.iter()))
+        .map(|l| (*l).to_owned())
+        .collect();
+    for _ in 0..400 {
+        lines.push(
+            (0..1 + rng.below(8))
+                .map(|_| rng.pick(LINE_PARTS))
+                .collect::<Vec<_>>()
+                .join(if rng.below(3) == 0 { "" } else { " " }),
+        );
+    }
+    let builtin: Vec<String> = DANGEROUS.iter().map(|d| format!("@{}", d.id)).collect();
+    let (mut compared, mut matched) = (0, 0);
+    for round in 0..60 {
+        let mut patterns = if round % 2 == 0 {
+            builtin.clone()
+        } else {
+            Vec::new()
+        };
+        for _ in 0..1 + rng.below(10) {
+            let p: String = (0..1 + rng.below(5))
+                .map(|_| rng.pick(PATTERN_PARTS))
+                .collect();
+            if CommandPatterns::new(&[&p]).is_ok() {
+                patterns.push(p);
+            }
+        }
+        let grouped = CommandPatterns::new(&patterns).unwrap();
+        let one = CommandPatterns::grouped(&patterns, false, false).unwrap();
+        grouped.build().unwrap();
+        for line in &lines {
+            let want = one.matches(line);
+            assert_eq!(grouped.matches(line), want, "{patterns:?} on {line:?}");
+            compared += 1;
+            matched += usize::from(!want.is_empty());
+        }
+    }
+    assert!(matched > compared / 10, "{matched} of {compared} matched");
+}
+
+#[test]
+fn command_sets_over_the_size_limit_together_are_refused() {
+    // Each first byte's set is within the limit; all of them are not.
+    let patterns: Vec<String> = crate::globs::oversized(" ")
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| format!("{}{p}", char::from(b'a' + (i % 26) as u8)))
+        .collect();
+    let set = CommandPatterns::new(&patterns).unwrap();
+    let e = set.build().unwrap_err();
+    assert!(
+        e.starts_with("invalid command patterns:") && e.contains("size limit"),
+        "{e}"
+    );
 }
 
 #[test]

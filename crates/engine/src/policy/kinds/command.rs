@@ -91,7 +91,7 @@ pub(super) fn read(
         CommandPatterns::new(&builtin)
             .map(|p| (p, Some(DANGEROUS.iter().map(|d| d.description).collect())))
     } else {
-        CommandPatterns::new(&commands).map(|p| (p, None))
+        CommandPatterns::read(&commands, r.known).map(|p| (p, None))
     };
     let compiled = match compiled {
         Ok(c) => Some(c),

@@ -11,9 +11,9 @@
 
 use std::sync::{Arc, LazyLock};
 
-use globset::GlobBuilder;
+use globset::{Glob, GlobBuilder};
 
-use crate::globs::LazyGlobSet;
+use crate::globs::{LazyGlobSet, SetGlob};
 use palisade_protocol::{Source, Stage};
 use regex_automata::meta::Regex;
 use serde_json::{Map, Value, json};
@@ -428,6 +428,16 @@ pub(crate) fn entities(text: &str, out: &mut Vec<String>) {
 /// Parses a field's globs (case-insensitive); their set is built with the
 /// check's first stage.
 fn glob_set(r: &mut Reader, ptr: &str, key: &str, globs: &[String]) -> Option<LazyGlobSet> {
+    fn parse(g: &str) -> Result<Glob, String> {
+        GlobBuilder::new(g)
+            .case_insensitive(true)
+            .build()
+            .map_err(|e| e.to_string())
+    }
+    if r.known {
+        let set = globs.iter().map(|g| SetGlob::Known(g.clone())).collect();
+        return Some(LazyGlobSet::with_known(set, parse));
+    }
     let mut set = Vec::with_capacity(globs.len());
     let mut ok = true;
     for (i, g) in globs.iter().enumerate() {
@@ -481,7 +491,7 @@ pub(super) fn read(
     let command_patterns = if commands.is_empty() {
         None
     } else {
-        match CommandPatterns::new(&commands) {
+        match CommandPatterns::read(&commands, r.known) {
             Ok(p) => match shell_tools(&[]) {
                 Ok(shell) => Some((p, shell)),
                 Err(e) => {

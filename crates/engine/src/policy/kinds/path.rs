@@ -20,7 +20,7 @@ pub(super) fn read(
 ) -> Option<(CheckKind, Form)> {
     let paths = r.entries(obj, ptr, "paths");
     let except = r.optional_entries(obj, ptr, "except");
-    let rules = match PathRules::new(&paths, &except) {
+    let rules = match PathRules::read(&paths, &except, r.known) {
         Ok(rules) => Some(rules),
         Err(e) => {
             // Compiled once; only when that fails is each glob compiled on
