@@ -1,8 +1,10 @@
-//! Repository generators. `cargo xtask schemas [--check]` writes (or checks)
+//! Repository tools. `cargo xtask schemas [--check]` writes (or checks)
 //! the JSON Schemas in `schemas/` from the protocol types and the policy
 //! loader's tables, and the service's
-//! OpenAPI document built on them.
+//! OpenAPI document built on them. `cargo xtask alternate` times whole
+//! processes run in turn ([`alternate`]).
 
+mod alternate;
 mod openapi;
 
 use std::path::{Path, PathBuf};
@@ -14,7 +16,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
 
-const USAGE: &str = "usage: cargo xtask schemas [--check]";
+const USAGE: &str = "usage: cargo xtask schemas [--check] | cargo xtask alternate …";
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
@@ -31,6 +33,7 @@ fn run(args: Vec<String>) -> Result<()> {
     match args.as_slice() {
         ["schemas"] => write_schemas(&repo_root()),
         ["schemas", "--check"] => check_schemas(&repo_root()),
+        ["alternate", rest @ ..] => alternate::run(rest),
         _ => bail!("{USAGE}"),
     }
 }
