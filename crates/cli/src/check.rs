@@ -11,17 +11,19 @@ use crate::CheckArgs;
 /// The engine `check` decides with: for a batch, compiled whole before the
 /// first request; for one request with the embedded default policy, built
 /// as that request needs it (the default policy is known to compile).
+/// One request keeps no session state: it would be lost with the process.
 pub(crate) fn load_engine(args: &CheckArgs) -> anyhow::Result<Engine> {
     if args.policy.is_none() && !args.jsonl {
         let policy = palisade_engine::Policy::default_policy()
             .map_err(|e| anyhow::anyhow!("the embedded default policy: {e}"))?;
-        return Ok(Engine::lazy(policy));
+        return Ok(Engine::lazy(policy).forget_sessions());
     }
     let engine = load_policy(args.policy.as_deref())?;
     if args.jsonl {
         engine.warm();
+        return Ok(engine);
     }
-    Ok(engine)
+    Ok(engine.forget_sessions())
 }
 
 /// The policy at `path`, else the embedded default policy.

@@ -194,15 +194,22 @@ fn decisions(call: &HookCall, args: &HookArgs) -> Result<Vec<Decision>, String> 
     if let Some(config) = &args.config {
         return guarded(call, config, args.policy.as_deref());
     }
-    let engine = engine(args.policy.as_deref())?;
-    call.requests()
+    // The process ends with this call: what its sessions would keep is lost
+    // with it, so none is kept.
+    let engine = engine(args.policy.as_deref())?.forget_sessions();
+    let decisions = call
+        .requests()
         .iter()
         .map(|r| {
             engine
                 .evaluate(r)
                 .map_err(|e| format!("invalid request: {e}"))
         })
-        .collect()
+        .collect();
+    // The process ends with this call, and its memory with it: freeing the
+    // engine's many small pieces one by one would only take time.
+    std::mem::forget(engine);
+    decisions
 }
 
 /// The policy's engine, its stages built as the request needs them.

@@ -369,5 +369,8 @@ fn run_check(args: &CheckArgs) -> anyhow::Result<u8> {
     let decision = engine
         .evaluate(&request)
         .map_err(|e| anyhow::anyhow!("invalid request: {e}"))?;
+    // The process ends with this request, and its memory with it: freeing
+    // the engine's many small pieces one by one would only take time.
+    std::mem::forget(engine);
     check::print_decision(&decision)
 }

@@ -347,7 +347,7 @@ pub(crate) fn begin(
     let flows = engine
         .flows
         .as_deref()
-        .filter(|_| request.session_id.is_some());
+        .filter(|_| engine.keep_sessions && request.session_id.is_some());
     let mut sensitive: Vec<String> = Vec::new();
     if let Some(matcher) = &data.matcher {
         for_each_string(request, stage, |ptr, kind, text, name| {

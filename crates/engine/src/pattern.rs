@@ -92,7 +92,7 @@ impl Pattern {
 
     /// The syntax tree, which the stage automata are built from.
     pub(crate) fn hir(&self) -> &Hir {
-        &self.exact.0.hir
+        self.exact.hir()
     }
 
     /// A deferred pattern whose plan is known (embedded in the binary).
@@ -137,6 +137,11 @@ impl Exact {
             hir,
             regex: OnceLock::new(),
         }))
+    }
+
+    /// The syntax tree the regex is compiled from.
+    pub(crate) fn hir(&self) -> &Hir {
+        &self.0.hir
     }
 
     /// Whether the regex has been compiled.

@@ -67,14 +67,14 @@ struct RegexEntry {
     /// that hold its gate literal only.
     single_line: bool,
     /// A part of the pattern every match contains, starting with literals
-    /// ([`pattern::guard`]); run anchored at their occurrences.
+    /// ([`pattern::guard`]), relaxed ([`pattern::relax`]); run anchored at
+    /// their occurrences.
     guard: Option<pattern::Exact>,
-    /// With a guard: the guard (relaxed), and once an occurrence of its
-    /// literals has been seen, the guard as a DFA that turns most
-    /// occurrences away cheaply ([`pattern::guard_dfa`]). Built on first
-    /// use: it takes a millisecond or two, which a policy whose guards
-    /// never meet their literals should not pay at load.
-    guard_rest: Option<Hir>,
+    /// With a guard: once an occurrence of its literals has been seen, the
+    /// guard as a DFA that turns most occurrences away cheaply
+    /// ([`pattern::guard_dfa`]). Built on first use: it takes a millisecond
+    /// or two, which a policy whose guards never meet their literals should
+    /// not pay at load.
     guard_dfa: OnceLock<Option<Box<regex_automata::dfa::dense::DFA<Vec<u32>>>>>,
     /// With a guard: the characters a match can hold before it
     /// ([`pattern::Guard::head`]), sorted ranges.
@@ -92,9 +92,9 @@ impl RegexEntry {
     fn guard_dfa(&self) -> Option<&regex_automata::dfa::dense::DFA<Vec<u32>>> {
         self.guard_dfa
             .get_or_init(|| {
-                self.guard_rest
+                self.guard
                     .as_ref()
-                    .and_then(pattern::guard_dfa)
+                    .and_then(|guard| pattern::guard_dfa(guard.hir()))
                     .map(Box::new)
             })
             .as_deref()
@@ -158,8 +158,8 @@ impl RegexEntry {
 
 #[derive(Clone, Debug)]
 struct Residual {
-    /// The patterns (relaxed) the set is built from.
-    hirs: Vec<Hir>,
+    /// The patterns the set is built from (relaxed when it is built).
+    patterns: Vec<pattern::Exact>,
     /// Built on first use ([`StageMatcher::warm`] builds it with the stage
     /// and reports a set over its size limit); `None`: over the limit.
     set: OnceLock<Option<meta::Regex>>,
@@ -170,9 +170,17 @@ struct Residual {
 impl Residual {
     /// The set, built on first use; `None` when over its size limit.
     fn set(&self) -> Option<&meta::Regex> {
-        self.set
-            .get_or_init(|| pattern::multi_regex(&self.hirs).ok())
-            .as_ref()
+        self.set.get_or_init(|| self.build().ok()).as_ref()
+    }
+
+    /// The set of the relaxed patterns, or why it cannot be built.
+    fn build(&self) -> Result<meta::Regex, String> {
+        let hirs: Vec<Hir> = self
+            .patterns
+            .iter()
+            .map(|p| pattern::relax(p.hir()))
+            .collect();
+        pattern::multi_regex(&hirs)
     }
 }
 
@@ -440,9 +448,9 @@ impl MatcherBuilder {
             return Err(e.clone());
         }
         let mut entries = Vec::with_capacity(self.regexes.len());
-        let mut residual_hirs = Vec::new();
+        let mut residual_patterns = Vec::new();
         let mut residual_ids = Vec::new();
-        let mut gated_hirs = Vec::new();
+        let mut gated_patterns = Vec::new();
         let mut gated_ids = Vec::new();
         for (i, (check, compiled, whole, label, validate)) in self.regexes.iter().enumerate() {
             let hir = compiled.hir();
@@ -458,7 +466,6 @@ impl MatcherBuilder {
                     .and_then(|d| d.focus),
                 single_line: plan.single_line,
                 guard: None,
-                guard_rest: None,
                 guard_dfa: OnceLock::new(),
                 head: None,
                 single_head: false,
@@ -483,42 +490,42 @@ impl MatcherBuilder {
                     single_head,
                 } => {
                     let rest = pattern::relax(&pattern::guard_rest(hir, *split));
-                    entry.guard = Some(pattern::Exact::deferred(rest.clone()));
-                    entry.guard_rest = Some(rest);
+                    entry.guard = Some(pattern::Exact::deferred(rest));
                     entry.head = head.as_deref().map(<[_]>::to_vec);
                     entry.single_head = *single_head;
                     index(literals, true, Target::Guard { regex });
-                    gated_hirs.push(pattern::relax(hir));
+                    gated_patterns.push(compiled.exact.clone());
                     gated_ids.push(regex);
                 }
                 Find::Gate { literals } => {
                     index(literals, true, Target::Gate { regex });
-                    gated_hirs.push(pattern::relax(hir));
+                    gated_patterns.push(compiled.exact.clone());
                     gated_ids.push(regex);
                 }
                 Find::Residual { relaxed } => {
                     if *relaxed {
                         entry.relaxed = Some(pattern::Exact::deferred(pattern::relax(hir)));
                     }
-                    residual_hirs.push(pattern::relax(hir));
+                    residual_patterns.push(compiled.exact.clone());
                     residual_ids.push(regex);
                 }
             }
             entries.push(entry);
         }
-        let set = |hirs: Vec<Hir>, ids: Vec<u32>| -> Result<Option<Residual>, String> {
-            if hirs.is_empty() {
-                return Ok(None);
-            }
-            Ok(Some(Residual {
-                hirs,
-                set: OnceLock::new(),
-                regex_ids: ids,
-            }))
-        };
-        let residual = set(residual_hirs, residual_ids)?;
+        let set =
+            |patterns: Vec<pattern::Exact>, ids: Vec<u32>| -> Result<Option<Residual>, String> {
+                if patterns.is_empty() {
+                    return Ok(None);
+                }
+                Ok(Some(Residual {
+                    patterns,
+                    set: OnceLock::new(),
+                    regex_ids: ids,
+                }))
+            };
+        let residual = set(residual_patterns, residual_ids)?;
         let gated = if gated_ids.len() > MAX_GATED_ALONE {
-            set(gated_hirs, gated_ids)?
+            set(gated_patterns, gated_ids)?
         } else {
             None
         };
@@ -557,9 +564,7 @@ impl StageMatcher {
     pub(crate) fn build_sets(&self) -> Result<(), String> {
         for residual in [&self.residual, &self.gated].into_iter().flatten() {
             if residual.set().is_none() {
-                return Err(pattern::multi_regex(&residual.hirs)
-                    .err()
-                    .unwrap_or_default());
+                return Err(residual.build().err().unwrap_or_default());
             }
         }
         Ok(())

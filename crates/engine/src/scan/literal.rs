@@ -197,13 +197,12 @@ impl LiteralSetBuilder {
                 }
                 3 => {
                     // Every fourth byte: the literal may end the string or be
-                    // followed by anything.
-                    let mut keys: Vec<u32> = (0..=255u8)
-                        .map(|x| u32::from_le_bytes([b[0], b[1], b[2], x]) | FOLD32)
-                        .collect();
-                    keys.sort_unstable();
-                    keys.dedup();
-                    entries.extend(keys.into_iter().map(|key| Entry {
+                    // followed by anything. Folded, the fourth byte is one of
+                    // the 128 with the fold bit set, each once.
+                    let keys = (0..=255u8)
+                        .filter(|x| x & 0x20 != 0)
+                        .map(|x| u32::from_le_bytes([b[0], b[1], b[2], x]) | FOLD32);
+                    entries.extend(keys.map(|key| Entry {
                         key,
                         literal: id,
                         offset: 0,
@@ -211,9 +210,16 @@ impl LiteralSetBuilder {
                     }));
                 }
                 n => {
-                    let offset = (0..=n - 4)
-                        .min_by_key(|&o| window_commonness([b[o], b[o + 1], b[o + 2], b[o + 3]]))
-                        .unwrap_or(0);
+                    // A four-byte literal is its one window.
+                    let offset = if n == 4 {
+                        0
+                    } else {
+                        (0..=n - 4)
+                            .min_by_key(|&o| {
+                                window_commonness([b[o], b[o + 1], b[o + 2], b[o + 3]])
+                            })
+                            .unwrap_or(0)
+                    };
                     let key = u32::from_le_bytes([
                         b[offset],
                         b[offset + 1],
@@ -490,6 +496,30 @@ mod tests {
             "caf\u{e9} DROP\u{e9}drop TABLE",
         ] {
             assert_eq!(filter(&lits, hay), naive(&lits, hay), "{hay:?}");
+        }
+    }
+
+    #[test]
+    fn a_three_byte_literal_is_found_before_every_byte() {
+        for (literal, folded) in [(&b"xyz"[..], false), (b"q~0", true), (b"Q~0", false)] {
+            let mut b = LiteralSetBuilder::default();
+            b.add(literal, folded);
+            let set = b.build();
+            for next in 0..=255u8 {
+                for case in [literal.to_vec(), literal.to_ascii_uppercase()] {
+                    let mut hay = b"ab".to_vec();
+                    hay.extend_from_slice(&case);
+                    hay.extend_from_slice(&[next, b'c']);
+                    let mut found = Vec::new();
+                    set.for_each(&hay, |id, start| found.push((id, start)));
+                    let expected = if folded || case == literal {
+                        vec![(0, 2)]
+                    } else {
+                        vec![]
+                    };
+                    assert_eq!(found, expected, "{hay:?}");
+                }
+            }
         }
     }
 

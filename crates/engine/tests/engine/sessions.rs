@@ -229,6 +229,28 @@ fn sessions_are_the_engines_own_unless_shared() {
 }
 
 #[test]
+fn an_engine_that_forgets_sessions_judges_each_request_as_a_sessions_first() {
+    // A one-shot process (`palisade hook`, a single `palisade check`)
+    // starts with no session and ends with it: it decides as a fresh
+    // session would, and keeps nothing.
+    let fresh = Engine::from_yaml_str(POLICY).unwrap();
+    let one_shot = Engine::from_yaml_str(POLICY).unwrap().forget_sessions();
+    inject(&one_shot, "s");
+    assert!(one_shot.sessions().is_empty());
+    assert_eq!(send(&one_shot, "s"), send(&fresh, "s"));
+    assert_eq!(send(&one_shot, "s"), DecisionKind::Allow);
+    // Sessions shared with it are neither read nor written.
+    let keeping = Engine::from_yaml_str(POLICY).unwrap();
+    inject(&keeping, "s");
+    let shared = Engine::from_yaml_str(POLICY)
+        .unwrap()
+        .with_sessions(keeping.sessions().clone())
+        .forget_sessions();
+    assert_eq!(send(&shared, "s"), DecisionKind::Allow);
+    assert_eq!(send(&keeping, "s"), DecisionKind::Block);
+}
+
+#[test]
 fn a_flow_check_on_a_session_of_100_steps_takes_microseconds() {
     let engine = Engine::from_yaml_str(POLICY).unwrap();
     inject(&engine, "long");
