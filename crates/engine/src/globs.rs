@@ -486,6 +486,25 @@ pub(crate) fn oversized(sep: &str) -> Vec<String> {
         .collect()
 }
 
+/// A small deterministic generator (xorshift), for tests that compare
+/// matchers on generated globs and texts.
+#[cfg(test)]
+pub(crate) struct Rng(pub(crate) u64);
+
+#[cfg(test)]
+impl Rng {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+
+    pub(crate) fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+        from[self.below(from.len())]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use globset::{GlobBuilder, GlobSetBuilder};
@@ -514,22 +533,6 @@ mod tests {
         assert!(err.contains("limit"), "{err}");
         assert!(set.is_match_or("anything", true));
         assert!(!set.is_match_or("anything", false));
-    }
-
-    /// A small deterministic generator (xorshift), for the comparison below.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-
-        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
-            from[self.below(from.len())]
-        }
     }
 
     #[test]

@@ -1639,22 +1639,6 @@ fn a_glob_is_grouped_by_the_bytes_a_view_must_start_with() {
     }
 }
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
-        from[self.below(from.len())]
-    }
-}
-
 #[test]
 fn grouping_the_globs_by_first_byte_changes_no_match() {
     // The built-in set and random patterns, grouped and as one set, on the
@@ -1668,7 +1652,7 @@ fn grouping_the_globs_by_first_byte_changes_no_match() {
         "/dev/sda", ">", "|", "sh", "bash", "curl", "x", ".", ":", "{", "é", "dd", "of=x", "&&",
         ";", "'", "\"", "chmod", "777", "$(", ")",
     ];
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = crate::globs::Rng(0x2545_f491_4f6c_dd1d);
     let mut lines: Vec<String> = DANGEROUS_CASES
         .iter()
         .flat_map(|(_, hits, misses)| hits.iter().chain(misses.iter()))
