@@ -10,10 +10,11 @@ use crate::globs::{LazyGlobSet, NFA_SIZE_LIMIT, SetGlob};
 ///
 /// The globs of user-written patterns are parsed when the patterns are
 /// read, those known to parse (of built-in entries, and of the embedded
-/// default policy) when their set is built. The globs are grouped by the byte a view must start with to
-/// match them ([`first_bytes`]): a view is matched against its byte's set
-/// and the set of globs that can match a view starting with any byte. Each
-/// set is built when first needed, or all of them by
+/// default policy) when their set is built. The globs are grouped by the
+/// byte a view must start with to match them ([`first_bytes`]): a view is
+/// matched against its byte's set and the set of globs that can match a
+/// view starting with any byte. Each set is built when first needed, or
+/// all of them by
 /// [`CommandPatterns::build`] (which a stage calls when it is built), so
 /// that a one-request process builds only the sets its commands' first
 /// bytes reach, and one that never reads a shell line (a coding agent's
@@ -231,6 +232,7 @@ impl CommandPatterns {
 
     /// Adds the globs of one pattern for entry `p`; returns how many
     /// commands it pipes.
+    ///
     /// The globs of a pattern `known` to parse (built-in, or the embedded
     /// default policy's) are parsed when their set is built; others now,
     /// for an error that names the pattern.
@@ -241,19 +243,19 @@ impl CommandPatterns {
         pattern: &str,
         known: bool,
     ) -> Result<usize, String> {
-        let source = |text: String| -> Result<(SetGlob, String), String> {
-            let g = if known {
-                SetGlob::Known(text.clone())
-            } else {
-                SetGlob::Parsed(glob(&text, pattern)?)
-            };
-            Ok((g, text))
-        };
         {
             let text = pattern.split_whitespace().collect::<Vec<_>>().join(" ");
             if text.is_empty() {
                 return Err(String::from("empty command pattern"));
             }
+            let source = |glob_text: String| -> Result<(SetGlob, String), String> {
+                let g = if known {
+                    SetGlob::Known(glob_text.clone())
+                } else {
+                    SetGlob::Parsed(glob(&glob_text, &text)?)
+                };
+                Ok((g, glob_text))
+            };
             let split: Vec<&str> = text.split(" | ").collect();
             if split.len() > MAX_PARTS {
                 return Err(format!(
