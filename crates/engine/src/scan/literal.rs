@@ -116,6 +116,30 @@ fn window_commonness(w: [u8; 4]) -> u32 {
     bytes + 40 * pairs
 }
 
+/// The offset of a literal's rarest four-byte window: the first of the
+/// windows with the lowest [`window_commonness`], each scored from its
+/// neighbour's score instead of anew. `None` under four bytes.
+fn rarest_window(b: &[u8]) -> Option<usize> {
+    let byte = |x: u8| (byte_info(x) & 0xFF) as u32;
+    let pair = |x: u8, y: u8| 40 * u32::from(common_pair(x, y));
+    let mut score = window_commonness(*b.first_chunk::<4>()?);
+    let (mut best, mut at) = (score, 0);
+    for o in 1..=b.len() - 4 {
+        let (Some(&out), Some(&out_next), Some(&last), Some(&into)) =
+            (b.get(o - 1), b.get(o), b.get(o + 2), b.get(o + 3))
+        else {
+            break;
+        };
+        // The window loses its first byte and the pair it began, and gains
+        // a last byte and the pair it ends.
+        score = score - byte(out) - pair(out, out_next) + byte(into) + pair(last, into);
+        if score < best {
+            (best, at) = (score, o);
+        }
+    }
+    Some(at)
+}
+
 /// One literal to find.
 #[derive(Clone, Debug)]
 struct Literal {
@@ -209,17 +233,8 @@ impl LiteralSetBuilder {
                         exact: 0,
                     }));
                 }
-                n => {
-                    // A four-byte literal is its one window.
-                    let offset = if n == 4 {
-                        0
-                    } else {
-                        (0..=n - 4)
-                            .min_by_key(|&o| {
-                                window_commonness([b[o], b[o + 1], b[o + 2], b[o + 3]])
-                            })
-                            .unwrap_or(0)
-                    };
+                _ => {
+                    let offset = rarest_window(b).unwrap_or(0);
                     let key = u32::from_le_bytes([
                         b[offset],
                         b[offset + 1],
@@ -496,6 +511,25 @@ mod tests {
             "caf\u{e9} DROP\u{e9}drop TABLE",
         ] {
             assert_eq!(filter(&lits, hay), naive(&lits, hay), "{hay:?}");
+        }
+    }
+
+    #[test]
+    fn the_rarest_window_is_the_first_lowest_scored() {
+        let mut rng = crate::globs::Rng(0x5851_f42d_4c95_7f2d);
+        const PARTS: &[&str] = &[
+            "a", "e", "t", "h", "th", "er", "q", "z", "_", "-", "0", "9", " ", "K", "E", "Y",
+            "ccou", "\u{e9}", "\u{ff}",
+        ];
+        for _ in 0..5000 {
+            let text: String = (0..1 + rng.below(12)).map(|_| rng.pick(PARTS)).collect();
+            let b = text.as_bytes();
+            let expected = (b.len() >= 4).then(|| {
+                (0..=b.len() - 4)
+                    .min_by_key(|&o| window_commonness([b[o], b[o + 1], b[o + 2], b[o + 3]]))
+                    .unwrap()
+            });
+            assert_eq!(rarest_window(b), expected, "{text:?}");
         }
     }
 
