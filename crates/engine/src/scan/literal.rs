@@ -4,10 +4,11 @@
 //! Literals of three bytes or more are indexed by one four-byte window each
 //! (the rarest window of the literal, ASCII case folded). The scan hashes
 //! every four-byte window of the text into a bit table that fits in cache;
-//! only windows whose bit is set are looked up and compared. Literals of one
-//! or two bytes go to a small Aho-Corasick automaton. Every reported
-//! occurrence has been compared byte for byte: the filter never reports a
-//! false hit and never misses a true one.
+//! a window whose bit is set is checked again in a second table, of the
+//! windows as they must appear, and only then looked up and compared.
+//! Literals of one or two bytes go to a small Aho-Corasick automaton. Every
+//! reported occurrence has been compared byte for byte: the filter never
+//! reports a false hit and never misses a true one.
 
 use aho_corasick::{AhoCorasick, MatchKind};
 
@@ -19,6 +20,12 @@ const FOLD64: u64 = 0x2020_2020_2020_2020;
 #[inline(always)]
 fn hash(key: u32, bits: u32) -> usize {
     (key.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
+}
+
+/// A second hash of a key, independent of [`hash`].
+#[inline(always)]
+fn rehash(key: u32, bits: u32) -> usize {
+    (key.wrapping_mul(0x85EB_CA77) >> (32 - bits)) as usize
 }
 
 /// How common a byte is in typical text (higher is more common), used to pick
@@ -172,10 +179,21 @@ struct Entry {
     exact: u32,
 }
 
+/// The four-byte windows of a set's literals.
 #[derive(Clone, Debug)]
 struct GramFilter {
+    /// The tables have `1 << bits` bits.
     bits: u32,
+    /// One bit per folded window ([`hash`]): the scan reads it for every
+    /// window of the text.
     table: Vec<u64>,
+    /// One bit per window as it must appear ([`rehash`]): folded for a
+    /// case-insensitive literal, as written for the others. A window that
+    /// `table` passes is looked up only when this table passes it too, as
+    /// folded or as written: most windows that `table` passes by chance
+    /// fail here, and so do the differently-cased windows of a
+    /// case-sensitive literal (`ndex` in "index" for `NDEx`).
+    written: Vec<u64>,
     bucket_bits: u32,
     starts: Vec<u32>,
     entries: Vec<Entry>,
@@ -276,12 +294,17 @@ impl GramFilter {
     )]
     fn new(entries: Vec<Entry>) -> Self {
         let n = entries.len().max(1);
+        // 12 to 22: `LiteralSet::scan_eights` has a loop for each (a test
+        // makes every size).
         let bits = (usize::BITS - n.leading_zeros() + 7).clamp(12, 22);
         let bucket_bits = (usize::BITS - n.leading_zeros()).clamp(4, 20);
         let mut table = vec![0u64; (1usize << bits) / 64];
+        let mut written = table.clone();
         for e in &entries {
             let h = hash(e.key, bits);
             table[h >> 6] |= 1u64 << (h & 63);
+            let g = rehash(if e.exact == 0 { e.key } else { e.exact }, bits);
+            written[g >> 6] |= 1u64 << (g & 63);
         }
         let mut starts = vec![0u32; (1usize << bucket_bits) + 1];
         for e in &entries {
@@ -307,6 +330,7 @@ impl GramFilter {
         Self {
             bits,
             table,
+            written,
             bucket_bits,
             starts,
             entries,
@@ -321,6 +345,18 @@ impl GramFilter {
     fn maybe(&self, key: u32) -> bool {
         let h = hash(key, self.bits);
         self.table[h >> 6] & (1u64 << (h & 63)) != 0
+    }
+
+    /// Whether a window that [`Self::maybe`] passed (`key`, folded) is in
+    /// the second table, folded or as written (`raw`).
+    #[inline(always)]
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "the hashes have `bits` bits: their words are in the table"
+    )]
+    fn written(&self, key: u32, raw: u32) -> bool {
+        let bit = |g: usize| self.written[g >> 6] & (1u64 << (g & 63)) != 0;
+        bit(rehash(key, self.bits)) || bit(rehash(raw, self.bits))
     }
 }
 
@@ -392,44 +428,140 @@ impl LiteralSet {
         }
     }
 
+    /// Every window of `hay` through the filter: the windows of each eight
+    /// bytes in turn, then those of the last few.
     #[inline(never)]
+    fn scan_grams(&self, gram: &GramFilter, hay: &[u8], found: &mut impl FnMut(u32, usize)) {
+        let rest = self.scan_eights(gram, hay, found).unwrap_or(0);
+        self.scan_tail(gram, hay, rest, found);
+    }
+
+    /// The windows of each eight bytes of `hay`, in a copy of the loop for
+    /// the table's size: its shifts are immediate and its indexes need no
+    /// bounds checks. Returns where the rest begins (`None` for a size that
+    /// [`GramFilter::new`] never makes).
+    #[inline(always)]
+    fn scan_eights(
+        &self,
+        gram: &GramFilter,
+        hay: &[u8],
+        found: &mut impl FnMut(u32, usize),
+    ) -> Option<usize> {
+        match gram.bits {
+            12 => self.scan_words::<64>(gram, hay, found),
+            13 => self.scan_words::<128>(gram, hay, found),
+            14 => self.scan_words::<256>(gram, hay, found),
+            15 => self.scan_words::<512>(gram, hay, found),
+            16 => self.scan_words::<1024>(gram, hay, found),
+            17 => self.scan_words::<2048>(gram, hay, found),
+            18 => self.scan_words::<4096>(gram, hay, found),
+            19 => self.scan_words::<8192>(gram, hay, found),
+            20 => self.scan_words::<16384>(gram, hay, found),
+            21 => self.scan_words::<32768>(gram, hay, found),
+            22 => self.scan_words::<65536>(gram, hay, found),
+            _ => None,
+        }
+    }
+
+    /// The windows of each eight bytes of `hay` through a table of `WORDS`
+    /// words; returns where the rest begins (`None` when the table is not
+    /// of that size).
+    #[inline(always)]
+    fn scan_words<const WORDS: usize>(
+        &self,
+        gram: &GramFilter,
+        hay: &[u8],
+        found: &mut impl FnMut(u32, usize),
+    ) -> Option<usize> {
+        let table = <&[u64; WORDS]>::try_from(gram.table.as_slice()).ok()?;
+        let shift = 32 - WORDS.trailing_zeros();
+        let maybe = |key: u32| {
+            let h = key.wrapping_mul(0x9E37_79B1);
+            let word = table
+                .get((h >> shift) as usize)
+                .copied()
+                .unwrap_or_default();
+            word & (1u64 << ((h >> (shift - 6)) & 63)) != 0
+        };
+        let mut rest = 0;
+        for (c, chunk) in hay.windows(8).step_by(4).enumerate() {
+            let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
+                break;
+            };
+            let at = 4 * c;
+            let x = u64::from_le_bytes(bytes) | FOLD64;
+            let [k0, k1, k2, k3] = [
+                x as u32,
+                (x >> 8) as u32,
+                (x >> 16) as u32,
+                (x >> 24) as u32,
+            ];
+            // Rarely true: the windows are looked at again out of the loop.
+            if maybe(k0) | maybe(k1) | maybe(k2) | maybe(k3) {
+                self.four_windows(gram, hay, at, found);
+            }
+            rest = at + 4;
+        }
+        Some(rest)
+    }
+
+    /// The four windows from `at`, of which one at least passed the first
+    /// table.
+    #[inline(never)]
+    fn four_windows(
+        &self,
+        gram: &GramFilter,
+        hay: &[u8],
+        at: usize,
+        found: &mut impl FnMut(u32, usize),
+    ) {
+        for pos in at..at + 4 {
+            self.window(gram, hay, pos, found);
+        }
+    }
+
+    /// The window at `pos` through both tables, then its entries.
+    #[inline(always)]
+    fn window(
+        &self,
+        gram: &GramFilter,
+        hay: &[u8],
+        pos: usize,
+        found: &mut impl FnMut(u32, usize),
+    ) {
+        let Some(&bytes) = hay.get(pos..).and_then(<[u8]>::first_chunk::<4>) else {
+            return;
+        };
+        let raw = u32::from_le_bytes(bytes);
+        let key = raw | FOLD32;
+        if gram.maybe(key) && gram.written(key, raw) {
+            self.candidate(gram, hay, pos, key, found);
+        }
+    }
+
+    /// The windows from `i` on, one by one, and the padded window of a
+    /// three-byte literal at the end.
     #[expect(
         clippy::indexing_slicing,
         reason = "literal, state and target ids come from the automaton built with these tables"
     )]
-    fn scan_grams(&self, gram: &GramFilter, hay: &[u8], found: &mut impl FnMut(u32, usize)) {
+    fn scan_tail(
+        &self,
+        gram: &GramFilter,
+        hay: &[u8],
+        mut i: usize,
+        found: &mut impl FnMut(u32, usize),
+    ) {
         let n = hay.len();
-        let mut i = 0;
-        while i + 8 <= n {
-            let Ok(word) = <[u8; 8]>::try_from(&hay[i..i + 8]) else {
-                break;
-            };
-            let x = u64::from_le_bytes(word) | FOLD64;
-            let k0 = x as u32;
-            let k1 = (x >> 8) as u32;
-            let k2 = (x >> 16) as u32;
-            let k3 = (x >> 24) as u32;
-            let any = gram.maybe(k0) | gram.maybe(k1) | gram.maybe(k2) | gram.maybe(k3);
-            if any {
-                for (j, k) in [k0, k1, k2, k3].into_iter().enumerate() {
-                    if gram.maybe(k) {
-                        self.candidate(gram, hay, i + j, k, found);
-                    }
-                }
-            }
-            i += 4;
-        }
         while i + 4 <= n {
-            let key = u32::from_le_bytes([hay[i], hay[i + 1], hay[i + 2], hay[i + 3]]) | FOLD32;
-            if gram.maybe(key) {
-                self.candidate(gram, hay, i, key, found);
-            }
+            self.window(gram, hay, i, found);
             i += 1;
         }
-        // A three-byte literal can end the string: its window is padded.
+        // A three-byte literal can end the string: its window is padded
+        // (its entries are folded).
         if n >= 3 && i == n - 3 {
             let key = u32::from_le_bytes([hay[i], hay[i + 1], hay[i + 2], 0]) | FOLD32;
-            if gram.maybe(key) {
+            if gram.maybe(key) && gram.written(key, key) {
                 self.candidate(gram, hay, i, key, found);
             }
         }
@@ -569,6 +701,41 @@ mod tests {
             }
         }
         assert_eq!(filter(&lits, &hay), naive(&lits, &hay));
+    }
+
+    #[test]
+    fn every_table_size_has_its_loop_and_finds_what_a_naive_search_finds() {
+        let mut rng = crate::globs::Rng(0x2545_f491_4f6c_dd1d);
+        let alphabet = [
+            "a", "b", "c", "d", "e", "X", "Y", "Z", "_", "-", "0", " ", "q", "~",
+        ];
+        let mut sizes = std::collections::BTreeSet::new();
+        for count in [
+            1, 20, 40, 90, 200, 400, 800, 1_600, 3_200, 6_400, 12_800, 20_000,
+        ] {
+            let words: Vec<String> = (0..count)
+                .map(|_| (0..4 + rng.below(5)).map(|_| rng.pick(&alphabet)).collect())
+                .collect();
+            let lits: Vec<(&str, bool)> = words
+                .iter()
+                .map(|w| (w.as_str(), rng.below(2) == 0))
+                .collect();
+            let hay: String = (0..600).map(|_| rng.pick(&alphabet)).collect();
+            let mut b = LiteralSetBuilder::default();
+            for (l, ci) in &lits {
+                b.add(l.as_bytes(), *ci);
+            }
+            let set = b.build();
+            let gram = set.gram.as_ref().expect("long literals");
+            sizes.insert(gram.bits);
+            let mut found = Vec::new();
+            let rest = set.scan_eights(gram, hay.as_bytes(), &mut |id, start| {
+                found.push((id, start))
+            });
+            assert_eq!(rest, Some(hay.len() - 4), "{} entries", gram.entries.len());
+            assert_eq!(filter(&lits, &hay), naive(&lits, &hay), "{count} literals");
+        }
+        assert_eq!(sizes, (12..=22).collect(), "table sizes made");
     }
 
     fn i_even(w: &str) -> bool {
