@@ -652,12 +652,72 @@ fn factors(hir: &Hir) -> Option<Vec<Vec<u8>>> {
                 consider(factors(sub));
                 // Every match holds a match of `subs[i..]`, which starts with one of its prefixes.
                 let rest = Hir::concat(subs[i..].to_vec());
-                consider(prefixes_with(&rest, 16, 250, MAX_PREFIXES));
+                let prefixes = prefixes_with(&rest, 16, 250, MAX_PREFIXES);
+                if let Some(prefixes) = &prefixes
+                    && let Some(before) = i.checked_sub(1).and_then(|j| last_bytes(&subs[j]))
+                {
+                    consider(widened(prefixes, &before));
+                }
+                consider(prefixes);
             }
             best
         }
         _ => None,
     }
+}
+
+/// The bytes that end every match of `hir`, when it ends with one ASCII
+/// character of a class (`[0-9]`, `[a-z0-9+.-]{1,30}`), lower-cased.
+fn last_bytes(hir: &Hir) -> Option<Vec<u8>> {
+    let mut bytes: Vec<u8> = match hir.kind() {
+        HirKind::Capture(cap) => return last_bytes(&cap.sub),
+        HirKind::Repetition(rep) if rep.min >= 1 => return last_bytes(&rep.sub),
+        HirKind::Class(Class::Unicode(cls)) => cls
+            .ranges()
+            .iter()
+            .map(|r| u8::try_from(r.start()).ok().zip(u8::try_from(r.end()).ok()))
+            .collect::<Option<Vec<_>>>()?
+            .into_iter()
+            .flat_map(|(a, b)| a..=b)
+            .collect(),
+        HirKind::Class(Class::Bytes(cls)) => cls
+            .ranges()
+            .iter()
+            .flat_map(|r| r.start()..=r.end())
+            .collect(),
+        _ => return None,
+    };
+    if !bytes.is_ascii() {
+        return None;
+    }
+    bytes.make_ascii_lowercase();
+    bytes.sort_unstable();
+    bytes.dedup();
+    Some(bytes)
+}
+
+/// Three-byte literals with the byte before them: each takes a filter entry
+/// for every byte that may follow it (about 128), and with the byte before
+/// (one of `before`, the end of the part before them) the set takes one
+/// entry per literal. `None` unless that is at most half as many entries
+/// (`://` after `[a-z0-9+.-]`: 39 instead of 128; `:aa` after a digit: 10).
+fn widened(prefixes: &[Vec<u8>], before: &[u8]) -> Option<Vec<Vec<u8>>> {
+    let three = prefixes.iter().filter(|l| l.len() == 3).count();
+    if three == 0 || prefixes.iter().any(|l| l.len() < 3) {
+        return None;
+    }
+    let entries = three * 128 + (prefixes.len() - three);
+    let count = before.len() * prefixes.len();
+    if count * 2 > entries || count > MAX_WIDE_PREFIXES {
+        return None;
+    }
+    let mut wide: Vec<Vec<u8>> = before
+        .iter()
+        .flat_map(|&b| prefixes.iter().map(move |l| [&[b], l.as_slice()].concat()))
+        .collect();
+    wide.sort();
+    wide.dedup();
+    Some(wide)
 }
 
 /// The literals sorted, without duplicates, and only the shortest of those
@@ -858,12 +918,27 @@ mod tests {
 
     #[test]
     fn required_factors_of_patterns_without_prefixes() {
+        // With the digit before them: ten literals of four bytes instead
+        // of one of three (which takes a filter entry per following byte).
         assert_eq!(
             req(r"\b[0-9]{8,10}:AA[0-9A-Za-z_-]{33}\b").unwrap(),
-            [":aa"]
+            (b'0'..=b'9')
+                .map(|d| format!("{}:aa", char::from(d)))
+                .collect::<Vec<_>>()
         );
+        let scheme_end: Vec<String> = "+-.0123456789abcdefghijklmnopqrstuvwxyz"
+            .chars()
+            .map(|c| format!("{c}://"))
+            .collect();
         assert_eq!(
             req(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^/\s:@]{1,64}@").unwrap(),
+            scheme_end
+        );
+        // Not with a class that holds other characters than ASCII, nor
+        // when the set would not be half as large.
+        assert_eq!(req(r"\w://[^/\s:@]{1,64}@").unwrap(), ["://"]);
+        assert_eq!(
+            req(r"(?-u:[\x00-\x7f])://[^/\s:@]{1,64}@").unwrap(),
             ["://"]
         );
         assert_eq!(
@@ -878,7 +953,8 @@ mod tests {
             req(r"[a-z]+(?:foo|x)").is_none(),
             "one branch has no good literal"
         );
-        assert_eq!(req(r"[0-9]+(?:foo|bar)").unwrap(), ["bar", "foo"]);
+        assert_eq!(req(r"\w+(?:foo|bar)").unwrap(), ["bar", "foo"]);
+        assert_eq!(req(r"[0-9]+(?:foo|bar)").unwrap().len(), 20);
     }
 
     #[test]

@@ -86,7 +86,7 @@ pub(super) static PLANS: &[Embedded] = &[
         tree: 0x512996e3bad205a0,
         plan: Plan {
             single_line: true,
-            find: Find::Gate { literals: Literals::embedded(b"\x030q~\x031q~\x032q~\x033q~\x034q~\x035q~\x036q~\x037q~\x038q~\x039q~") },
+            find: Find::Gate { literals: Literals::embedded(b"\x04-0q~\x04-1q~\x04-2q~\x04-3q~\x04-4q~\x04-5q~\x04-6q~\x04-7q~\x04-8q~\x04-9q~\x04.0q~\x04.1q~\x04.2q~\x04.3q~\x04.4q~\x04.5q~\x04.6q~\x04.7q~\x04.8q~\x04.9q~\x0400q~\x0401q~\x0402q~\x0403q~\x0404q~\x0405q~\x0406q~\x0407q~\x0408q~\x0409q~\x0410q~\x0411q~\x0412q~\x0413q~\x0414q~\x0415q~\x0416q~\x0417q~\x0418q~\x0419q~\x0420q~\x0421q~\x0422q~\x0423q~\x0424q~\x0425q~\x0426q~\x0427q~\x0428q~\x0429q~\x0430q~\x0431q~\x0432q~\x0433q~\x0434q~\x0435q~\x0436q~\x0437q~\x0438q~\x0439q~\x0440q~\x0441q~\x0442q~\x0443q~\x0444q~\x0445q~\x0446q~\x0447q~\x0448q~\x0449q~\x0450q~\x0451q~\x0452q~\x0453q~\x0454q~\x0455q~\x0456q~\x0457q~\x0458q~\x0459q~\x0460q~\x0461q~\x0462q~\x0463q~\x0464q~\x0465q~\x0466q~\x0467q~\x0468q~\x0469q~\x0470q~\x0471q~\x0472q~\x0473q~\x0474q~\x0475q~\x0476q~\x0477q~\x0478q~\x0479q~\x0480q~\x0481q~\x0482q~\x0483q~\x0484q~\x0485q~\x0486q~\x0487q~\x0488q~\x0489q~\x0490q~\x0491q~\x0492q~\x0493q~\x0494q~\x0495q~\x0496q~\x0497q~\x0498q~\x0499q~\x04_0q~\x04_1q~\x04_2q~\x04_3q~\x04_4q~\x04_5q~\x04_6q~\x04_7q~\x04_8q~\x04_9q~\x04a0q~\x04a1q~\x04a2q~\x04a3q~\x04a4q~\x04a5q~\x04a6q~\x04a7q~\x04a8q~\x04a9q~\x04b0q~\x04b1q~\x04b2q~\x04b3q~\x04b4q~\x04b5q~\x04b6q~\x04b7q~\x04b8q~\x04b9q~\x04c0q~\x04c1q~\x04c2q~\x04c3q~\x04c4q~\x04c5q~\x04c6q~\x04c7q~\x04c8q~\x04c9q~\x04d0q~\x04d1q~\x04d2q~\x04d3q~\x04d4q~\x04d5q~\x04d6q~\x04d7q~\x04d8q~\x04d9q~\x04e0q~\x04e1q~\x04e2q~\x04e3q~\x04e4q~\x04e5q~\x04e6q~\x04e7q~\x04e8q~\x04e9q~\x04f0q~\x04f1q~\x04f2q~\x04f3q~\x04f4q~\x04f5q~\x04f6q~\x04f7q~\x04f8q~\x04f9q~\x04g0q~\x04g1q~\x04g2q~\x04g3q~\x04g4q~\x04g5q~\x04g6q~\x04g7q~\x04g8q~\x04g9q~\x04h0q~\x04h1q~\x04h2q~\x04h3q~\x04h4q~\x04h5q~\x04h6q~\x04h7q~\x04h8q~\x04h9q~\x04i0q~\x04i1q~\x04i2q~\x04i3q~\x04i4q~\x04i5q~\x04i6q~\x04i7q~\x04i8q~\x04i9q~\x04j0q~\x04j1q~\x04j2q~\x04j3q~\x04j4q~\x04j5q~\x04j6q~\x04j7q~\x04j8q~\x04j9q~\x04k0q~\x04k1q~\x04k2q~\x04k3q~\x04k4q~\x04k5q~\x04k6q~\x04k7q~\x04k8q~\x04k9q~\x04l0q~\x04l1q~\x04l2q~\x04l3q~\x04l4q~\x04l5q~\x04l6q~\x04l7q~\x04l8q~\x04l9q~\x04m0q~\x04m1q~\x04m2q~\x04m3q~\x04m4q~\x04m5q~\x04m6q~\x04m7q~\x04m8q~\x04m9q~\x04n0q~\x04n1q~\x04n2q~\x04n3q~\x04n4q~\x04n5q~\x04n6q~\x04n7q~\x04n8q~\x04n9q~\x04o0q~\x04o1q~\x04o2q~\x04o3q~\x04o4q~\x04o5q~\x04o6q~\x04o7q~\x04o8q~\x04o9q~\x04p0q~\x04p1q~\x04p2q~\x04p3q~\x04p4q~\x04p5q~\x04p6q~\x04p7q~\x04p8q~\x04p9q~\x04q0q~\x04q1q~\x04q2q~\x04q3q~\x04q4q~\x04q5q~\x04q6q~\x04q7q~\x04q8q~\x04q9q~\x04r0q~\x04r1q~\x04r2q~\x04r3q~\x04r4q~\x04r5q~\x04r6q~\x04r7q~\x04r8q~\x04r9q~\x04s0q~\x04s1q~\x04s2q~\x04s3q~\x04s4q~\x04s5q~\x04s6q~\x04s7q~\x04s8q~\x04s9q~\x04t0q~\x04t1q~\x04t2q~\x04t3q~\x04t4q~\x04t5q~\x04t6q~\x04t7q~\x04t8q~\x04t9q~\x04u0q~\x04u1q~\x04u2q~\x04u3q~\x04u4q~\x04u5q~\x04u6q~\x04u7q~\x04u8q~\x04u9q~\x04v0q~\x04v1q~\x04v2q~\x04v3q~\x04v4q~\x04v5q~\x04v6q~\x04v7q~\x04v8q~\x04v9q~\x04w0q~\x04w1q~\x04w2q~\x04w3q~\x04w4q~\x04w5q~\x04w6q~\x04w7q~\x04w8q~\x04w9q~\x04x0q~\x04x1q~\x04x2q~\x04x3q~\x04x4q~\x04x5q~\x04x6q~\x04x7q~\x04x8q~\x04x9q~\x04y0q~\x04y1q~\x04y2q~\x04y3q~\x04y4q~\x04y5q~\x04y6q~\x04y7q~\x04y8q~\x04y9q~\x04z0q~\x04z1q~\x04z2q~\x04z3q~\x04z4q~\x04z5q~\x04z6q~\x04z7q~\x04z8q~\x04z9q~\x04~0q~\x04~1q~\x04~2q~\x04~3q~\x04~4q~\x04~5q~\x04~6q~\x04~7q~\x04~8q~\x04~9q~") },
         },
     },
     Embedded {
@@ -240,7 +240,7 @@ pub(super) static PLANS: &[Embedded] = &[
         tree: 0x884d661d5aa86c83,
         plan: Plan {
             single_line: true,
-            find: Find::Gate { literals: Literals::embedded(b"\x03:aa") },
+            find: Find::Gate { literals: Literals::embedded(b"\x040:aa\x041:aa\x042:aa\x043:aa\x044:aa\x045:aa\x046:aa\x047:aa\x048:aa\x049:aa") },
         },
     },
     Embedded {
@@ -845,7 +845,7 @@ pub(super) static PLANS: &[Embedded] = &[
         tree: 0xd5cd1c4d738e20a1,
         plan: Plan {
             single_line: true,
-            find: Find::Gate { literals: Literals::embedded(b"\x03://") },
+            find: Find::Gate { literals: Literals::embedded(b"\x04+://\x04-://\x04.://\x040://\x041://\x042://\x043://\x044://\x045://\x046://\x047://\x048://\x049://\x04a://\x04b://\x04c://\x04d://\x04e://\x04f://\x04g://\x04h://\x04i://\x04j://\x04k://\x04l://\x04m://\x04n://\x04o://\x04p://\x04q://\x04r://\x04s://\x04t://\x04u://\x04v://\x04w://\x04x://\x04y://\x04z://") },
         },
     },
     Embedded {
