@@ -520,6 +520,43 @@ mod tests {
         }
     }
 
+    /// Every finding of a detector alone (its pattern, then its validator)
+    /// on the corpora is found by a whole engine that runs only that
+    /// detector: the stage's literal filter, the embedded plans and the
+    /// confirmation miss none of them.
+    #[test]
+    fn the_engine_finds_what_each_detector_finds_on_the_corpora() {
+        let mut engines = BTreeMap::new();
+        let mut checked = 0;
+        for (family, detectors, file) in [
+            ("secrets", SECRETS, "secrets.jsonl"),
+            ("pii", PII, "pii.jsonl"),
+        ] {
+            let compiled = compiled(detectors);
+            for case in load(file) {
+                for id in fired(&compiled, &case.text) {
+                    let engine = engines.entry(id.clone()).or_insert_with(|| {
+                        let list = if family == "secrets" { "detectors" } else { "entities" };
+                        crate::Engine::from_yaml_str(&format!(
+                            "checks:\n  - {{ id: one, stage: [output], type: {family}, {list}: [{id}], on_fail: block }}\n"
+                        ))
+                        .unwrap()
+                    });
+                    let request = palisade_protocol::CheckRequest::output(case.text.as_str());
+                    assert_eq!(
+                        engine.evaluate(&request).unwrap().decision,
+                        palisade_protocol::DecisionKind::Block,
+                        "{file}:{}: `{id}`: {:?}",
+                        case.line,
+                        case.text
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 750, "{checked} findings checked");
+    }
+
     #[test]
     fn detectors_are_well_formed() {
         let mut ids = BTreeSet::new();

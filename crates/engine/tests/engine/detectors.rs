@@ -1,6 +1,7 @@
 //! The built-in detectors through the engine: JSON member names paired
 //! with their values at every depth, structured outputs redacted in place,
-//! and the credential classes found in a stream whatever the deltas.
+//! the credential classes found in a stream whatever the deltas, and the
+//! gated detectors found whatever the byte before their literal.
 
 use palisade_engine::Engine;
 use palisade_protocol::{CheckRequest, DecisionKind, Stage};
@@ -194,5 +195,53 @@ fn each_class_is_found_in_a_stream_cut_anywhere() {
                 "{text:?} cut at {cut}"
             );
         }
+    }
+}
+
+/// The gated detectors whose three-byte literal is taken with the byte
+/// before it (`0:aa`…`9:aa`, `+://`…`z://`, `-0q~`…`~9q~`) find their
+/// values whatever that byte and its case, at the start and the end of a
+/// string and after any prefix.
+#[test]
+fn the_widened_gate_literals_find_every_spelling() {
+    let secret = "7do3Q~D_KhwxuzXxYrjKs3dK88XjS2KHKivBgNG2";
+    let cases = [
+        (
+            "telegram_bot_token",
+            "5872361940:AAHq1bZ3xYwQm0cVn8RkT2dLp9sJf4gEuW7",
+        ),
+        (
+            "telegram_bot_token",
+            "bot 1234567890:AAHq1bZ3xYwQm0cVn8RkT2dLp9sJf4gEuW7 ok",
+        ),
+        (
+            "url_password",
+            "HTTPS://deploy:Hunter2Secret9@db.internal.example.net/x",
+        ),
+        (
+            "url_password",
+            "see git+ssh://deploy:Hunter2Secret9@git.corp.net/repo",
+        ),
+        (
+            "url_password",
+            "postgres://admin:Zq8vLw3NpX@10.1.2.3:5432/app",
+        ),
+        ("azure_client_secret", secret),
+        (
+            "azure_client_secret",
+            "secret=a~.9Q~D_KhwxuzXxYrjKs3dK88XjS2KHKivBgNG2",
+        ),
+        (
+            "azure_client_secret",
+            "use A-Z0Q~D_KhwxuzXxYrjKs3dK88XjS2KHKivBgNG2",
+        ),
+    ];
+    for (id, text) in cases {
+        let engine = Engine::from_yaml_str(&format!(
+            "checks:\n  - {{ id: one, stage: [output], type: secrets, detectors: [{id}], on_fail: block }}\n"
+        ))
+        .unwrap();
+        let decision = engine.evaluate(&CheckRequest::output(text)).unwrap();
+        assert_eq!(decision.decision, DecisionKind::Block, "`{id}`: {text:?}");
     }
 }
