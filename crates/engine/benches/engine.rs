@@ -251,6 +251,62 @@ fn flow(c: &mut Criterion) {
     group.bench_function("sink_after_100_steps/clean", |b| {
         b.iter(|| engine.evaluate(&clean).expect("valid"))
     });
+    // `documents: true`: the user asks to pay the bills of 64 files by
+    // name; 99 outputs are files, each with its one account; the payment
+    // of one of them is the user's request.
+    let documents = Engine::from_yaml_str(
+        "checks:\n  - { id: untrusted, stage: [tool_use, action], type: flow, documents: true, on_fail: ask }\n",
+    )
+    .expect("valid policy");
+    let names: Vec<String> = (0..64).map(|i| format!("bill-{i}.txt")).collect();
+    documents
+        .evaluate(&step(serde_json::json!({
+            "sessionId": "bench", "stage": "input",
+            "content": format!("Please pay the bills in {}", names.join(", "))
+        })))
+        .expect("valid");
+    let iban = |i: u64| {
+        format!(
+            "DE{:02} 3704 0044 0532 {:04} {:02}",
+            10 + i % 80,
+            1000 + i,
+            i % 100
+        )
+    };
+    for i in 0..99u64 {
+        documents
+            .evaluate(&step(serde_json::json!({
+                "sessionId": "bench",
+                "tool": {"name": "read_file", "arguments": {"path": format!("/home/me/bills/bill-{}.txt", i % 64)},
+                    "output": format!("INVOICE {i}\nAmount due: EUR {i}.50\nPlease transfer the amount to the account {} quoting invoice {i}.\nThank you for your business.", iban(i))}
+            })))
+            .expect("valid");
+    }
+    let pointed = step(serde_json::json!({
+        "sessionId": "bench",
+        "tool": {"name": "send_money", "arguments": {"recipient": iban(70).replace(' ', ""), "amount": 70.5}}
+    }));
+    // bill-6.txt was read twice (outputs 6 and 70) with two accounts; the
+    // payment is asked about after weighing every output of that file.
+    assert_eq!(
+        documents.evaluate(&pointed).expect("valid").decision,
+        palisade_protocol::DecisionKind::Block
+    );
+    let sole = step(serde_json::json!({
+        "sessionId": "bench",
+        "tool": {"name": "send_money", "arguments": {"recipient": iban(40).replace(' ', ""), "amount": 40.5}}
+    }));
+    // bill-40.txt was read once: its account is the user's.
+    assert_eq!(
+        documents.evaluate(&sole).expect("valid").decision,
+        palisade_protocol::DecisionKind::Allow,
+    );
+    group.bench_function("sink_after_100_steps/documents_sole", |b| {
+        b.iter(|| documents.evaluate(&sole).expect("valid"))
+    });
+    group.bench_function("sink_after_100_steps/documents_two", |b| {
+        b.iter(|| documents.evaluate(&pointed).expect("valid"))
+    });
     group.finish();
 }
 

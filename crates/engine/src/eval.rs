@@ -810,16 +810,22 @@ fn session_step(
         sensitive,
         sensitive_any,
         entities: Vec::new(),
+        pointed: Vec::new(),
+        documents: Vec::new(),
     };
     match stage {
         Stage::Input => {
             if let Some(content) = &request.content {
                 // All of the user's words count, however short.
                 crate::eval::view::push_compact(content, &mut step.text);
+                step.pointed = crate::session::pointed(content);
             }
         }
         Stage::ToolOutput => {
             if let Some(t) = tool {
+                if !trusted && let Some(arguments) = &t.arguments {
+                    crate::session::add_documents(&mut step, arguments, 0);
+                }
                 if let Some(output) = &t.output {
                     add_json(&mut step, output, 0);
                 }

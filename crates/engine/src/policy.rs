@@ -195,6 +195,9 @@ pub enum CheckKind {
         sensitive: Vec<String>,
         /// `taint`: only when the sink carries the sensitive content.
         carry: bool,
+        /// `provenance`: a value a document the user asked to act on
+        /// supplies counts as the user's.
+        documents: bool,
     },
 }
 
@@ -311,6 +314,7 @@ impl CheckType {
                 "min_length",
                 "sensitive",
                 "carry",
+                "documents",
             ],
         }
     }

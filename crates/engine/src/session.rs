@@ -349,6 +349,93 @@ impl Session {
         })
     }
 
+    /// Whether `value` (compact form) is what a document the user asked
+    /// to act on supplies: a request of the user names the document and
+    /// asks to pay (for an account number) or to send, share or invite
+    /// (for an e-mail address) without naming a value of that kind itself,
+    /// and the tool outputs that are that document hold, in their text,
+    /// this one value of that kind and no other.
+    ///
+    /// A value that is not itself one address or account number (`ann
+    /// lee<ann.lee@client.example>`) counts when every address, link and
+    /// account number in it does.
+    pub(crate) fn pointed_value(&self, value: &str) -> bool {
+        if let Some(kind) = value_kind(value) {
+            return self.pointed_one(value, kind);
+        }
+        let mut inner = Vec::new();
+        crate::policy::kinds::flow::entities(value, &mut inner);
+        !inner.is_empty()
+            && inner
+                .iter()
+                .all(|e| value_kind(e).is_some_and(|kind| self.pointed_one(e, kind)))
+    }
+
+    /// Whether one address or account number is the sole value of its
+    /// kind of a document the user pointed at. Only the documents of the
+    /// steps whose text holds the value are weighed, each once, against
+    /// the latest [`MAX_POINTED`] documents the user pointed at: a session
+    /// full of file names costs a bounded search.
+    fn pointed_one(&self, value: &str, kind: u8) -> bool {
+        let pointed: Vec<&str> = self
+            .steps
+            .iter()
+            .rev()
+            .filter(|s| s.trusted)
+            .flat_map(|s| s.pointed.iter())
+            .filter(|p| p.kinds & kind != 0)
+            .map(|p| p.name.as_str())
+            .take(MAX_POINTED)
+            .collect();
+        if pointed.is_empty() {
+            return false;
+        }
+        let mut weighed: Vec<&str> = Vec::new();
+        for step in self
+            .steps
+            .iter()
+            .filter(|s| !s.trusted && s.entities.iter().any(|(e, t)| *t && e == value))
+        {
+            for name in &step.documents {
+                if weighed.contains(&name.as_str()) || !pointed.contains(&name.as_str()) {
+                    continue;
+                }
+                if self.sole_value(name, kind) == Some(value) {
+                    return true;
+                }
+                weighed.push(name);
+            }
+        }
+        false
+    }
+
+    /// The one value of a kind that the kept tool outputs naming document
+    /// `name` hold in their text; `None` when they hold none, several, or
+    /// more values than a step keeps.
+    fn sole_value(&self, name: &str, kind: u8) -> Option<&str> {
+        let mut sole: Option<&str> = None;
+        for step in self
+            .steps
+            .iter()
+            .filter(|s| !s.trusted && s.documents.iter().any(|d| d == name))
+        {
+            if step.entities.len() >= MAX_STEP_ENTITIES {
+                return None;
+            }
+            for (e, in_text) in &step.entities {
+                if !*in_text || value_kind(e) != Some(kind) {
+                    continue;
+                }
+                match sole {
+                    None => sole = Some(e),
+                    Some(v) if v == e => {}
+                    Some(_) => return None,
+                }
+            }
+        }
+        sole
+    }
+
     /// The latest step in which a sensitive-content check fired.
     pub(crate) fn sensitive_step(&self) -> Option<&Step> {
         self.steps
@@ -400,6 +487,165 @@ pub(crate) struct Step {
     /// strings, compact, each with whether it was in text (not data): what
     /// the session keeps when it lets go of the step's text.
     pub(crate) entities: Vec<(String, bool)>,
+    /// A request of the user: the documents it asks to act on (a payment
+    /// from an invoice, a file shared with whom a note names).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) pointed: Vec<Pointed>,
+    /// A tool output: the file names its call and its short values name
+    /// (compact, the last part of a path).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) documents: Vec<String>,
+}
+
+/// A document a request of the user names, with what it asks done with
+/// what the document holds.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Pointed {
+    /// The file name, compact.
+    pub(crate) name: String,
+    /// [`ACCOUNTS`] (pay), [`ADDRESSES`] (send, share, invite), or both.
+    pub(crate) kinds: u8,
+}
+
+/// An account number (IBAN-shaped), as a [`Pointed`] kind.
+pub(crate) const ACCOUNTS: u8 = 1;
+/// An e-mail address, as a [`Pointed`] kind.
+pub(crate) const ADDRESSES: u8 = 2;
+
+/// The words of a request that ask to pay from what a document holds.
+const PAY_WORDS: &[&str] = &[
+    "pay", "pays", "paying", "payment", "payments", "transfer", "wire", "settle",
+];
+/// The words of a request that ask to send, share or invite.
+const SEND_WORDS: &[&str] = &["send", "share", "email", "mail", "forward", "invite"];
+/// The file name extensions of documents.
+const DOCUMENT_EXTENSIONS: &[&str] = &[
+    "txt", "md", "pdf", "doc", "docx", "odt", "rtf", "xls", "xlsx", "ods", "csv", "tsv", "ppt",
+    "pptx", "odp", "eml", "msg", "ics", "vcf", "html", "htm", "xml", "json", "yaml", "yml", "log",
+];
+/// Most documents one step keeps.
+const MAX_STEP_DOCUMENTS: usize = 64;
+/// Most documents the user pointed at that a value is weighed against
+/// (the latest).
+const MAX_POINTED: usize = 256;
+
+/// The kind of a compact value: [`ADDRESSES`] for an e-mail address,
+/// [`ACCOUNTS`] for an IBAN-shaped account number.
+fn value_kind(value: &str) -> Option<u8> {
+    let b = value.as_bytes();
+    let address = b.iter().filter(|&&c| c == b'@').count() == 1
+        && b.iter().all(|&c| {
+            c.is_ascii_alphanumeric() || matches!(c, b'@' | b'.' | b'_' | b'%' | b'+' | b'-')
+        });
+    if address {
+        return Some(ADDRESSES);
+    }
+    let iban = (12..=34).contains(&b.len())
+        && b.iter().take(2).all(u8::is_ascii_lowercase)
+        && b.iter().skip(2).take(2).all(u8::is_ascii_digit)
+        && b.iter().all(u8::is_ascii_alphanumeric);
+    iban.then_some(ACCOUNTS)
+}
+
+/// The compact file name a string names, when it is one: the last part
+/// of a path whose extension is a document's (`bill-june-2025.txt`,
+/// `/home/me/requests.md`), not an address or a link.
+pub(crate) fn document_name(s: &str) -> Option<String> {
+    let s = s.trim_matches(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '"' | '\''
+                    | '`'
+                    | '('
+                    | ')'
+                    | '['
+                    | ']'
+                    | '<'
+                    | '>'
+                    | '{'
+                    | '}'
+                    | ','
+                    | ';'
+                    | ':'
+                    | '!'
+                    | '?'
+                    | '*'
+            )
+    });
+    let s = s.trim_end_matches('.');
+    if s.contains('@') || s.contains("://") || s.chars().any(char::is_whitespace) {
+        return None;
+    }
+    let last = s.rsplit(['/', '\\']).next().unwrap_or(s);
+    let (stem, ext) = last.rsplit_once('.')?;
+    let known = DOCUMENT_EXTENSIONS
+        .iter()
+        .any(|e| e.eq_ignore_ascii_case(ext));
+    (known && !stem.trim_matches('.').is_empty()).then(|| compact(last))
+}
+
+/// The documents a request of the user asks to act on: the file names it
+/// holds, when it asks to pay (account numbers) or to send, share or
+/// invite (e-mail addresses) and names no value of that kind itself — the
+/// user leaves the value to the document.
+pub(crate) fn pointed(content: &str) -> Vec<Pointed> {
+    let mut kinds = 0;
+    for word in content
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let w = word.to_lowercase();
+        if PAY_WORDS.contains(&w.as_str()) {
+            kinds |= ACCOUNTS;
+        }
+        if SEND_WORDS.contains(&w.as_str()) {
+            kinds |= ADDRESSES;
+        }
+    }
+    if kinds == 0 {
+        return Vec::new();
+    }
+    let mut own = Vec::new();
+    crate::policy::kinds::flow::entities(content, &mut own);
+    for e in &own {
+        kinds &= !value_kind(e).unwrap_or(0);
+    }
+    if kinds == 0 {
+        return Vec::new();
+    }
+    let mut out: Vec<Pointed> = Vec::new();
+    for name in content.split_whitespace().filter_map(document_name) {
+        if out.len() < MAX_STEP_DOCUMENTS && !out.iter().any(|p| p.name == name) {
+            out.push(Pointed { name, kinds });
+        }
+    }
+    out
+}
+
+/// Adds the file names a tool call's arguments hold to its output's step.
+pub(crate) fn add_documents(step: &mut Step, value: &serde_json::Value, depth: usize) {
+    use serde_json::Value;
+    if depth > 64 {
+        return;
+    }
+    match value {
+        Value::String(s) => add_document(step, s),
+        Value::Array(items) => items.iter().for_each(|v| add_documents(step, v, depth + 1)),
+        Value::Object(members) => members
+            .values()
+            .for_each(|v| add_documents(step, v, depth + 1)),
+        _ => {}
+    }
+}
+
+fn add_document(step: &mut Step, s: &str) {
+    if step.documents.len() < MAX_STEP_DOCUMENTS
+        && let Some(name) = document_name(s)
+        && !step.documents.contains(&name)
+    {
+        step.documents.push(name);
+    }
 }
 
 impl Step {
@@ -409,6 +655,8 @@ impl Step {
             + self.data.len()
             + self.sensitive.iter().map(String::len).sum::<usize>()
             + self.entities.iter().map(|(e, _)| e.len()).sum::<usize>()
+            + self.pointed.iter().map(|p| p.name.len() + 8).sum::<usize>()
+            + self.documents.iter().map(String::len).sum::<usize>()
             + 64
     }
 
@@ -440,6 +688,9 @@ pub(crate) fn add_string(step: &mut Step, s: &str) {
                 step.entities.push((e, text));
             }
         }
+    }
+    if !step.trusted && words < TEXT_WORDS {
+        add_document(step, s);
     }
     let into = if words >= TEXT_WORDS {
         &mut step.text
@@ -496,6 +747,104 @@ mod tests {
 
     fn request(v: serde_json::Value) -> CheckRequest {
         serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn file_names_and_what_a_request_asks_done_with_them() {
+        let names = |s: &str| {
+            pointed(s)
+                .into_iter()
+                .map(|p| (p.name, p.kinds))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names("Pay facture-january-2025.txt."),
+            [("facture-january-2025.txt".to_owned(), ACCOUNTS)]
+        );
+        assert_eq!(
+            names("Please e-mail the deck to whoever `contacts.MD` lists, and pay (invoice.pdf)!"),
+            [
+                ("contacts.md".to_owned(), ACCOUNTS | ADDRESSES),
+                ("invoice.pdf".to_owned(), ACCOUNTS | ADDRESSES)
+            ]
+        );
+        // Not asked to act on, or the values given: nothing is left to a file.
+        assert!(names("Summarise bill.txt").is_empty());
+        assert!(names("Pay bill.txt to DE89 3704 0044 0532 0130 00").is_empty());
+        assert_eq!(
+            names("Share notes.md and pay bill.txt to DE89370400440532013000"),
+            [
+                ("notes.md".to_owned(), ADDRESSES),
+                ("bill.txt".to_owned(), ADDRESSES)
+            ]
+        );
+        assert_eq!(
+            names("Share notes.md with ann@corp.example and pay bill.txt"),
+            [
+                ("notes.md".to_owned(), ACCOUNTS),
+                ("bill.txt".to_owned(), ACCOUNTS)
+            ]
+        );
+        // Domains, addresses and links are not file names.
+        assert!(
+            names("Pay what billing.example.com or ann@notes.md or https://x.example/a.txt ask")
+                .is_empty()
+        );
+        assert_eq!(
+            document_name("C:\\Users\\me\\Bill.TXT"),
+            Some("bill.txt".to_owned())
+        );
+        assert_eq!(
+            document_name("/srv/docs/requests.md"),
+            Some("requests.md".to_owned())
+        );
+        assert_eq!(document_name(".txt"), None);
+        assert_eq!(document_name("archive.tar"), None);
+        assert_eq!(value_kind("ann.lee@client.example"), Some(ADDRESSES));
+        assert_eq!(value_kind("annlee<ann.lee@client.example>"), None);
+        assert_eq!(value_kind("de89370400440532013000"), Some(ACCOUNTS));
+        assert_eq!(value_kind("billing.example.com"), None);
+    }
+
+    /// What a session keeps of the documents the user pointed at moves
+    /// with it: the engine that reads it in lets the payment through as the
+    /// one that wrote it out does, and judges a state without them as
+    /// before.
+    #[test]
+    fn the_documents_a_user_pointed_at_move_with_the_session() {
+        let policy =
+            "checks:\n  - { id: untrusted, stage: [tool_use], type: flow, documents: true }\n";
+        let a = crate::Engine::from_yaml_str(policy).unwrap();
+        let b = crate::Engine::from_yaml_str(policy).unwrap();
+        for step in [
+            serde_json::json!({"sessionId": "s", "stage": "input", "content": "Pay the bill in bill.txt"}),
+            serde_json::json!({"sessionId": "s", "tool": {"name": "read_file", "arguments": {"path": "bill.txt"},
+                "output": "Amount due EUR 12. Please transfer it to DE89 3704 0044 0532 0130 00 by Friday."}}),
+        ] {
+            a.evaluate(&request(step)).unwrap();
+        }
+        let pay = request(serde_json::json!({"sessionId": "s",
+            "tool": {"name": "send_money", "arguments": {"iban": "DE89370400440532013000", "amount": 12}}}));
+        assert!(a.evaluate(&pay).unwrap().violations.is_empty());
+        let now = a.now_millis();
+        let state = a.sessions().export("s", now).unwrap();
+        assert!(
+            state.contains("\"pointed\"") && state.contains("\"documents\""),
+            "{state}"
+        );
+        b.sessions().import("s", Some(&state), now).unwrap();
+        assert!(b.evaluate(&pay).unwrap().violations.is_empty());
+        // A state written before sessions kept documents still reads.
+        let mut old: serde_json::Value = serde_json::from_str(&state).unwrap();
+        for step in old["steps"].as_array_mut().unwrap() {
+            let step = step.as_object_mut().unwrap();
+            step.remove("pointed");
+            step.remove("documents");
+        }
+        b.sessions()
+            .import("s", Some(&old.to_string()), now)
+            .unwrap();
+        assert_eq!(b.evaluate(&pay).unwrap().violations.len(), 1);
     }
 
     /// A session's state written out by one engine and read in by another

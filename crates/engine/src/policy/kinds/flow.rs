@@ -119,6 +119,9 @@ struct Flow {
     data: bool,
     min_length: usize,
     carry: bool,
+    /// A value that a document the user asked to act on supplies counts
+    /// as the user's (`documents: true`).
+    documents: bool,
     /// Commands that make a shell line a sink (`curl`, `wget`, …), and the
     /// shell tools whose lines are read.
     commands: Option<(CommandPatterns, ToolMatcher)>,
@@ -141,10 +144,16 @@ impl Whole for Flow {
                 if c.chars().count() < self.min_length || session.named_by_user(&c) {
                     continue;
                 }
-                if let Some(step) = session
+                let source = session
                     .untrusted_source(&c, self.data)
-                    .or_else(|| session.evicted_source(&c, self.data))
+                    .or_else(|| session.evicted_source(&c, self.data));
+                if self.documents
+                    && (source.is_some() || session.overflowed().is_some())
+                    && session.pointed_value(&c)
                 {
+                    continue;
+                }
+                if let Some(step) = source {
                     return Some(found(
                         &v.pointer,
                         format!(
@@ -507,6 +516,7 @@ pub(super) fn read(
     };
     r.known_names(obj, ptr, "actions", &actions, ACTION_KINDS, "resource kind");
     let carry = r.boolean(obj, ptr, "carry").unwrap_or(true);
+    let documents = r.boolean(obj, ptr, "documents").unwrap_or(false);
     let min_length = match obj.get("min_length") {
         None => 6,
         Some(v) => match v.as_u64() {
@@ -562,6 +572,12 @@ pub(super) fn read(
             format!("invalid glob set: {e}"),
         );
     }
+    if obj.contains_key("documents") && rule == "taint" {
+        r.err(
+            child(ptr, "documents"),
+            "`documents` belongs to a `provenance` rule; this rule is `taint`",
+        );
+    }
     if r.errors.len() > before {
         return None;
     }
@@ -582,6 +598,7 @@ pub(super) fn read(
         data: from == "any",
         min_length: usize::try_from(min_length).unwrap_or(6),
         carry,
+        documents,
         commands: command_patterns,
     };
     let kind = CheckKind::Flow {
@@ -595,6 +612,7 @@ pub(super) fn read(
         min_length,
         sensitive,
         carry,
+        documents,
     };
     Some((kind, Form::Whole(Arc::new(compiled))))
 }
@@ -677,6 +695,13 @@ pub(super) fn field(field: &str) -> (Value, bool) {
         "carry" => (
             json!({
                 "description": "`taint`: only when the sink carries the sensitive content (default true); false: any sink after it.",
+                "type": "boolean",
+            }),
+            false,
+        ),
+        "documents" => (
+            json!({
+                "description": "`provenance`: a value that a document the user asked to act on supplies counts as the user's (default false): a request of the user names the file (`pay the bill in invoice.txt`, `share it with whoever requests.md names`), asks to pay (account numbers) or to send, share, e-mail, forward or invite (e-mail addresses) and names no value of that kind itself, and the tool outputs that are that file hold that one value of the kind in their text and no other.",
                 "type": "boolean",
             }),
             false,
