@@ -823,8 +823,12 @@ fn session_step(
         }
         Stage::ToolOutput => {
             if let Some(t) = tool {
-                if !trusted && let Some(arguments) = &t.arguments {
-                    crate::session::add_documents(&mut step, arguments, 0);
+                if !trusted {
+                    crate::session::add_documents(
+                        &mut step,
+                        t.arguments.as_ref(),
+                        t.output.as_ref(),
+                    );
                 }
                 if let Some(output) = &t.output {
                     add_json(&mut step, output, 0);

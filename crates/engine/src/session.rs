@@ -491,8 +491,8 @@ pub(crate) struct Step {
     /// from an invoice, a file shared with whom a note names).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) pointed: Vec<Pointed>,
-    /// A tool output: the file names its call and its short values name
-    /// (compact, the last part of a path).
+    /// A tool output: the files it is ([`add_documents`]), compact, the
+    /// last part of a path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) documents: Vec<String>,
 }
@@ -623,20 +623,83 @@ pub(crate) fn pointed(content: &str) -> Vec<Pointed> {
     out
 }
 
-/// Adds the file names a tool call's arguments hold to its output's step.
-pub(crate) fn add_documents(step: &mut Step, value: &serde_json::Value, depth: usize) {
+/// Adds to a tool output's step the files it is: those its call's
+/// arguments name in a member that names a file (`path`, `file_path`,
+/// `filename`, `name`, `document`, `title`, `uri`, at any depth), and those
+/// the output names in such a member at its top level (`{"filename":
+/// "requests.md", "content": …}`, also when the output is a string that
+/// holds that JSON). A file named anywhere else — an e-mail's subject, a
+/// search's `query`, a listing's items — does not make the output that
+/// file.
+pub(crate) fn add_documents(
+    step: &mut Step,
+    arguments: Option<&serde_json::Value>,
+    output: Option<&serde_json::Value>,
+) {
     use serde_json::Value;
-    if depth > 64 {
-        return;
+    fn walk(step: &mut Step, value: &Value, depth: usize) {
+        if depth > 64 {
+            return;
+        }
+        match value {
+            Value::Array(items) => items.iter().for_each(|v| walk(step, v, depth + 1)),
+            Value::Object(members) => {
+                for (name, v) in members {
+                    if names_a_file(name) {
+                        file_members(step, v);
+                    } else {
+                        walk(step, v, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
-    match value {
-        Value::String(s) => add_document(step, s),
-        Value::Array(items) => items.iter().for_each(|v| add_documents(step, v, depth + 1)),
-        Value::Object(members) => members
-            .values()
-            .for_each(|v| add_documents(step, v, depth + 1)),
-        _ => {}
+    fn file_members(step: &mut Step, v: &Value) {
+        match v {
+            Value::String(s) => add_document(step, s),
+            Value::Array(items) => items
+                .iter()
+                .filter_map(Value::as_str)
+                .for_each(|s| add_document(step, s)),
+            _ => {}
+        }
     }
+    if let Some(arguments) = arguments {
+        walk(step, arguments, 0);
+    }
+    let parsed;
+    let top = match output {
+        Some(Value::String(s)) if s.trim_start().starts_with('{') => {
+            parsed = serde_json::from_str::<Value>(s).ok();
+            parsed.as_ref()
+        }
+        other => other,
+    };
+    if let Some(Value::Object(members)) = top {
+        for (name, v) in members {
+            if names_a_file(name) {
+                file_members(step, v);
+            }
+        }
+    }
+}
+
+/// Whether a member's name names a file: `path`, `file`, `file_path`,
+/// `filename`, `files`, `name`, `document`, `doc`, `title`, `uri` (any case,
+/// `_` and `-` ignored).
+fn names_a_file(name: &str) -> bool {
+    let n: String = name
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    n.contains("file")
+        || n.contains("path")
+        || matches!(
+            n.as_str(),
+            "name" | "document" | "documentname" | "doc" | "title" | "uri"
+        )
 }
 
 fn add_document(step: &mut Step, s: &str) {
@@ -688,9 +751,6 @@ pub(crate) fn add_string(step: &mut Step, s: &str) {
                 step.entities.push((e, text));
             }
         }
-    }
-    if !step.trusted && words < TEXT_WORDS {
-        add_document(step, s);
     }
     let into = if words >= TEXT_WORDS {
         &mut step.text
