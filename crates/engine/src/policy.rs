@@ -195,8 +195,8 @@ pub enum CheckKind {
         sensitive: Vec<String>,
         /// `taint`: only when the sink carries the sensitive content.
         carry: bool,
-        /// `provenance`: a value a document the user asked to act on
-        /// supplies counts as the user's.
+        /// `provenance`: the account of a bill the user asked to pay counts
+        /// as the user's.
         documents: bool,
     },
 }

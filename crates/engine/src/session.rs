@@ -349,42 +349,40 @@ impl Session {
         })
     }
 
-    /// Whether `value` (compact form) is what a document the user asked
-    /// to act on supplies: a request of the user names the document and
-    /// asks to pay (for an account number) or to send, share or invite
-    /// (for an e-mail address) without naming a value of that kind itself,
-    /// and the tool outputs that are that document hold, in their text,
-    /// this one value of that kind and no other.
+    /// Whether `value` (compact form) is the account of a bill the user
+    /// asked to pay: a request of the user names the file and asks to pay
+    /// without giving an account number itself, and the tool outputs that
+    /// are that file hold, in their text, this one account number and no
+    /// other.
     ///
-    /// A value that is not itself one address or account number (`ann
-    /// lee<ann.lee@client.example>`) counts when every address, link and
-    /// account number in it does.
+    /// A value that is not itself an account number (`clearwave
+    /// de89…` with the holder's name) counts when it holds account numbers,
+    /// all such, and nothing else this rule compares (no address, no link).
     pub(crate) fn pointed_value(&self, value: &str) -> bool {
-        if let Some(kind) = value_kind(value) {
-            return self.pointed_one(value, kind);
+        if is_account(value) {
+            return self.pointed_account(value);
         }
         let mut inner = Vec::new();
         crate::policy::kinds::flow::entities(value, &mut inner);
         !inner.is_empty()
             && inner
                 .iter()
-                .all(|e| value_kind(e).is_some_and(|kind| self.pointed_one(e, kind)))
+                .all(|e| is_account(e) && self.pointed_account(e))
     }
 
-    /// Whether one address or account number is the sole value of its
-    /// kind of a document the user pointed at. Only the documents of the
-    /// steps whose text holds the value are weighed, each once, against
-    /// the latest [`MAX_POINTED`] documents the user pointed at: a session
-    /// full of file names costs a bounded search.
-    fn pointed_one(&self, value: &str, kind: u8) -> bool {
+    /// Whether an account number is the sole one of a file the user asked
+    /// to pay. Only the files of the steps whose text holds it are
+    /// weighed, each once, against the latest [`MAX_POINTED`] files the
+    /// user asked to pay: a session full of file names costs a bounded
+    /// search.
+    fn pointed_account(&self, value: &str) -> bool {
         let pointed: Vec<&str> = self
             .steps
             .iter()
             .rev()
             .filter(|s| s.trusted)
             .flat_map(|s| s.pointed.iter())
-            .filter(|p| p.kinds & kind != 0)
-            .map(|p| p.name.as_str())
+            .map(String::as_str)
             .take(MAX_POINTED)
             .collect();
         if pointed.is_empty() {
@@ -400,7 +398,7 @@ impl Session {
                 if weighed.contains(&name.as_str()) || !pointed.contains(&name.as_str()) {
                     continue;
                 }
-                if self.sole_value(name, kind) == Some(value) {
+                if self.sole_account(name) == Some(value) {
                     return true;
                 }
                 weighed.push(name);
@@ -409,10 +407,10 @@ impl Session {
         false
     }
 
-    /// The one value of a kind that the kept tool outputs naming document
+    /// The one account number that the kept tool outputs which are file
     /// `name` hold in their text; `None` when they hold none, several, or
     /// more values than a step keeps.
-    fn sole_value(&self, name: &str, kind: u8) -> Option<&str> {
+    fn sole_account(&self, name: &str) -> Option<&str> {
         let mut sole: Option<&str> = None;
         for step in self
             .steps
@@ -423,7 +421,7 @@ impl Session {
                 return None;
             }
             for (e, in_text) in &step.entities {
-                if !*in_text || value_kind(e) != Some(kind) {
+                if !*in_text || !is_account(e) {
                     continue;
                 }
                 match sole {
@@ -487,37 +485,20 @@ pub(crate) struct Step {
     /// strings, compact, each with whether it was in text (not data): what
     /// the session keeps when it lets go of the step's text.
     pub(crate) entities: Vec<(String, bool)>,
-    /// A request of the user: the documents it asks to act on (a payment
-    /// from an invoice, a file shared with whom a note names).
+    /// A request of the user: the files it asks to pay (`pay the bill in
+    /// bill.txt`), compact.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(crate) pointed: Vec<Pointed>,
+    pub(crate) pointed: Vec<String>,
     /// A tool output: the files it is ([`add_documents`]), compact, the
     /// last part of a path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) documents: Vec<String>,
 }
 
-/// A document a request of the user names, with what it asks done with
-/// what the document holds.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub(crate) struct Pointed {
-    /// The file name, compact.
-    pub(crate) name: String,
-    /// [`ACCOUNTS`] (pay), [`ADDRESSES`] (send, share, invite), or both.
-    pub(crate) kinds: u8,
-}
-
-/// An account number (IBAN-shaped), as a [`Pointed`] kind.
-pub(crate) const ACCOUNTS: u8 = 1;
-/// An e-mail address, as a [`Pointed`] kind.
-pub(crate) const ADDRESSES: u8 = 2;
-
-/// The words of a request that ask to pay from what a document holds.
-const PAY_WORDS: &[&str] = &[
-    "pay", "pays", "paying", "payment", "payments", "transfer", "wire", "settle",
-];
-/// The words of a request that ask to send, share or invite.
-const SEND_WORDS: &[&str] = &["send", "share", "email", "mail", "forward", "invite"];
+/// The words of a request that ask to pay what a file bills. Not
+/// `transfer` or `wire`, which also move files: "transfer report.pdf to
+/// the archive" leaves no account to the report.
+const PAY_WORDS: &[&str] = &["pay", "pays", "paying", "payment", "payments", "settle"];
 /// The file name extensions of documents.
 const DOCUMENT_EXTENSIONS: &[&str] = &[
     "txt", "md", "pdf", "doc", "docx", "odt", "rtf", "xls", "xlsx", "ods", "csv", "tsv", "ppt",
@@ -529,22 +510,13 @@ const MAX_STEP_DOCUMENTS: usize = 64;
 /// (the latest).
 const MAX_POINTED: usize = 256;
 
-/// The kind of a compact value: [`ADDRESSES`] for an e-mail address,
-/// [`ACCOUNTS`] for an IBAN-shaped account number.
-fn value_kind(value: &str) -> Option<u8> {
+/// Whether a compact value is an IBAN-shaped account number.
+fn is_account(value: &str) -> bool {
     let b = value.as_bytes();
-    let address = b.iter().filter(|&&c| c == b'@').count() == 1
-        && b.iter().all(|&c| {
-            c.is_ascii_alphanumeric() || matches!(c, b'@' | b'.' | b'_' | b'%' | b'+' | b'-')
-        });
-    if address {
-        return Some(ADDRESSES);
-    }
-    let iban = (12..=34).contains(&b.len())
+    (12..=34).contains(&b.len())
         && b.iter().take(2).all(u8::is_ascii_lowercase)
         && b.iter().skip(2).take(2).all(u8::is_ascii_digit)
-        && b.iter().all(u8::is_ascii_alphanumeric);
-    iban.then_some(ACCOUNTS)
+        && b.iter().all(u8::is_ascii_alphanumeric)
 }
 
 /// The compact file name a string names, when it is one: the last part
@@ -585,39 +557,25 @@ pub(crate) fn document_name(s: &str) -> Option<String> {
     (known && !stem.trim_matches('.').is_empty()).then(|| compact(last))
 }
 
-/// The documents a request of the user asks to act on: the file names it
-/// holds, when it asks to pay (account numbers) or to send, share or
-/// invite (e-mail addresses) and names no value of that kind itself — the
-/// user leaves the value to the document.
-pub(crate) fn pointed(content: &str) -> Vec<Pointed> {
-    let mut kinds = 0;
-    for word in content
+/// The files a request of the user asks to pay: the file names it holds,
+/// when it asks to pay and gives no account number itself — the user
+/// leaves the account to the bill.
+pub(crate) fn pointed(content: &str) -> Vec<String> {
+    let pays = content
         .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        let w = word.to_lowercase();
-        if PAY_WORDS.contains(&w.as_str()) {
-            kinds |= ACCOUNTS;
-        }
-        if SEND_WORDS.contains(&w.as_str()) {
-            kinds |= ADDRESSES;
-        }
-    }
-    if kinds == 0 {
+        .any(|w| PAY_WORDS.iter().any(|p| p.eq_ignore_ascii_case(w)));
+    if !pays {
         return Vec::new();
     }
     let mut own = Vec::new();
     crate::policy::kinds::flow::entities(content, &mut own);
-    for e in &own {
-        kinds &= !value_kind(e).unwrap_or(0);
-    }
-    if kinds == 0 {
+    if own.iter().any(|e| is_account(e)) {
         return Vec::new();
     }
-    let mut out: Vec<Pointed> = Vec::new();
+    let mut out: Vec<String> = Vec::new();
     for name in content.split_whitespace().filter_map(document_name) {
-        if out.len() < MAX_STEP_DOCUMENTS && !out.iter().any(|p| p.name == name) {
-            out.push(Pointed { name, kinds });
+        if out.len() < MAX_STEP_DOCUMENTS && !out.contains(&name) {
+            out.push(name);
         }
     }
     out
@@ -718,7 +676,7 @@ impl Step {
             + self.data.len()
             + self.sensitive.iter().map(String::len).sum::<usize>()
             + self.entities.iter().map(|(e, _)| e.len()).sum::<usize>()
-            + self.pointed.iter().map(|p| p.name.len() + 8).sum::<usize>()
+            + self.pointed.iter().map(String::len).sum::<usize>()
             + self.documents.iter().map(String::len).sum::<usize>()
             + 64
     }
@@ -810,41 +768,25 @@ mod tests {
     }
 
     #[test]
-    fn file_names_and_what_a_request_asks_done_with_them() {
-        let names = |s: &str| {
-            pointed(s)
-                .into_iter()
-                .map(|p| (p.name, p.kinds))
-                .collect::<Vec<_>>()
-        };
+    fn the_files_a_request_asks_to_pay() {
+        let names = |s: &str| pointed(s);
         assert_eq!(
             names("Pay facture-january-2025.txt."),
-            [("facture-january-2025.txt".to_owned(), ACCOUNTS)]
+            ["facture-january-2025.txt"]
         );
         assert_eq!(
-            names("Please e-mail the deck to whoever `contacts.MD` lists, and pay (invoice.pdf)!"),
-            [
-                ("contacts.md".to_owned(), ACCOUNTS | ADDRESSES),
-                ("invoice.pdf".to_owned(), ACCOUNTS | ADDRESSES)
-            ]
+            names("Please settle (invoice.pdf) and `Bill.TXT`, the PAYMENT is due!"),
+            ["invoice.pdf", "bill.txt"]
         );
-        // Not asked to act on, or the values given: nothing is left to a file.
+        // Not asked to pay, or the account given: nothing is left to a file.
         assert!(names("Summarise bill.txt").is_empty());
+        assert!(names("Transfer report.pdf to the archive").is_empty());
+        assert!(names("Share invoice.pdf with the team").is_empty());
         assert!(names("Pay bill.txt to DE89 3704 0044 0532 0130 00").is_empty());
-        assert_eq!(
-            names("Share notes.md and pay bill.txt to DE89370400440532013000"),
-            [
-                ("notes.md".to_owned(), ADDRESSES),
-                ("bill.txt".to_owned(), ADDRESSES)
-            ]
-        );
-        assert_eq!(
-            names("Share notes.md with ann@corp.example and pay bill.txt"),
-            [
-                ("notes.md".to_owned(), ACCOUNTS),
-                ("bill.txt".to_owned(), ACCOUNTS)
-            ]
-        );
+        assert!(names("Pay bill.txt to DE89370400440532013000").is_empty());
+        assert_eq!(names("Pay bill.txt, e-mail ann@corp.example"), ["bill.txt"]);
+        // Words that only hold a pay word do not ask to pay.
+        assert!(names("Read payroll.txt and the prepaid.md").is_empty());
         // Domains, addresses and links are not file names.
         assert!(
             names("Pay what billing.example.com or ann@notes.md or https://x.example/a.txt ask")
@@ -860,10 +802,9 @@ mod tests {
         );
         assert_eq!(document_name(".txt"), None);
         assert_eq!(document_name("archive.tar"), None);
-        assert_eq!(value_kind("ann.lee@client.example"), Some(ADDRESSES));
-        assert_eq!(value_kind("annlee<ann.lee@client.example>"), None);
-        assert_eq!(value_kind("de89370400440532013000"), Some(ACCOUNTS));
-        assert_eq!(value_kind("billing.example.com"), None);
+        assert!(is_account("de89370400440532013000"));
+        assert!(!is_account("ann.lee@client.example"));
+        assert!(!is_account("billing.example.com"));
     }
 
     /// What a session keeps of the documents the user pointed at moves

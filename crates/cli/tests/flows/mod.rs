@@ -254,7 +254,7 @@ fn the_default_flow_rule_stops_injected_goals_and_leaves_benign_sessions_alone()
         without.add(s, &stopped_steps(&strict, s));
     }
     let strict_line = format!(
-        "Without\n`documents: true` the rule also asks about the {} sessions where the user\nnamed the file",
+        "Without\n`documents: true` the rule also asks about the {} sessions where the user\nnamed the bill to pay",
         without.benign - without.untouched - (all[0].benign - all[0].untouched)
     );
     let strict_figures = format!(

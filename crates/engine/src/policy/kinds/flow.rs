@@ -119,8 +119,8 @@ struct Flow {
     data: bool,
     min_length: usize,
     carry: bool,
-    /// A value that a document the user asked to act on supplies counts
-    /// as the user's (`documents: true`).
+    /// The account of a bill the user asked to pay counts as the user's
+    /// (`documents: true`).
     documents: bool,
     /// Commands that make a shell line a sink (`curl`, `wget`, …), and the
     /// shell tools whose lines are read.
@@ -701,7 +701,7 @@ pub(super) fn field(field: &str) -> (Value, bool) {
         ),
         "documents" => (
             json!({
-                "description": "`provenance`: a value that a document the user asked to act on supplies counts as the user's (default false): a request of the user names the file (`pay the bill in invoice.txt`, `share it with whoever requests.md names`), asks to pay (account numbers) or to send, share, e-mail, forward or invite (e-mail addresses) and names no value of that kind itself, and the tool outputs that are that file hold that one value of the kind in their text and no other.",
+                "description": "`provenance`: the account of a bill the user asked to pay counts as the user's (default false): a request of the user names the file (`pay the bill in invoice.txt`), asks to pay and gives no account number itself, and the tool outputs that are that file hold that one account number in their text and no other. Addresses and links are never taken from a file.",
                 "type": "boolean",
             }),
             false,
