@@ -643,17 +643,21 @@ pub(crate) fn add_documents(
     }
 }
 
-/// Whether a member's name names a file: `path`, `file`, `file_path`,
-/// `filename`, `files`, `name`, `document`, `doc`, `title`, `uri` (any case,
-/// `_` and `-` ignored).
+/// Whether a member's name names a file: one that starts with `file` or
+/// ends with `path`, `paths` or `filename` (`file`, `files`, `file_path`,
+/// `filePath`, `full_path`, `source_filename`), or `name`, `document`,
+/// `document_name`, `doc`, `title`, `uri` (any case, `_` and `-` ignored).
+/// Not `profile` or `query`.
 fn names_a_file(name: &str) -> bool {
     let n: String = name
         .chars()
         .filter(|c| !matches!(c, '_' | '-'))
         .flat_map(char::to_lowercase)
         .collect();
-    n.contains("file")
-        || n.contains("path")
+    n.starts_with("file")
+        || n.ends_with("path")
+        || n.ends_with("paths")
+        || n.ends_with("filename")
         || matches!(
             n.as_str(),
             "name" | "document" | "documentname" | "doc" | "title" | "uri"
@@ -802,6 +806,22 @@ mod tests {
         );
         assert_eq!(document_name(".txt"), None);
         assert_eq!(document_name("archive.tar"), None);
+        for name in [
+            "file",
+            "Files",
+            "file_path",
+            "filePath",
+            "full-path",
+            "source_filename",
+            "Name",
+            "title",
+            "URI",
+        ] {
+            assert!(names_a_file(name), "{name}");
+        }
+        for name in ["profile", "query", "subject", "body", "names", "content"] {
+            assert!(!names_a_file(name), "{name}");
+        }
         assert!(is_account("de89370400440532013000"));
         assert!(!is_account("ann.lee@client.example"));
         assert!(!is_account("billing.example.com"));
