@@ -700,6 +700,15 @@ pub(crate) const TEXT_WORDS: usize = 6;
 /// Adds a string to a step: to its text when it has [`TEXT_WORDS`] words
 /// or more, else to its data.
 pub(crate) fn add_string(step: &mut Step, s: &str) {
+    // Also percent-decoded: text that spells `%63ollect.evil.example` names
+    // what a call that decodes it reaches.
+    if let Some(decoded) = percent_decoded(s) {
+        add_one_string(step, &decoded);
+    }
+    add_one_string(step, s);
+}
+
+fn add_one_string(step: &mut Step, s: &str) {
     let words = s.split_whitespace().take(TEXT_WORDS).count();
     if !step.trusted && step.entities.len() < MAX_STEP_ENTITIES {
         let mut found = Vec::new();
@@ -752,6 +761,51 @@ pub(crate) fn add_json(step: &mut Step, value: &serde_json::Value, depth: usize)
     }
 }
 
+/// `s` with its `%XX` escapes decoded, as a URL's reader decodes them
+/// (again while that changes it, at most three times:
+/// `%2563` is `%63` is `c`); `None` when it has none.
+pub(crate) fn percent_decoded(s: &str) -> Option<String> {
+    fn hex(b: u8) -> Option<u8> {
+        char::from(b)
+            .to_digit(16)
+            .and_then(|d| u8::try_from(d).ok())
+    }
+    fn once(s: &str) -> Option<String> {
+        let b = s.as_bytes();
+        let mut out = Vec::with_capacity(b.len());
+        let mut i = 0;
+        let mut changed = false;
+        while let Some(&c) = b.get(i) {
+            let escaped = (c == b'%')
+                .then(|| Some(hex(*b.get(i + 1)?)? * 16 + hex(*b.get(i + 2)?)?))
+                .flatten();
+            match escaped {
+                Some(byte) => {
+                    out.push(byte);
+                    changed = true;
+                    i += 3;
+                }
+                None => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        }
+        changed.then(|| String::from_utf8_lossy(&out).into_owned())
+    }
+    if !s.contains('%') {
+        return None;
+    }
+    let mut decoded = once(s)?;
+    for _ in 0..2 {
+        match once(&decoded) {
+            Some(again) => decoded = again,
+            None => break,
+        }
+    }
+    Some(decoded)
+}
+
 /// The compact form of a value: the normalised view of the text checks
 /// (compatibility forms, look-alike letters, invisible characters), in
 /// lower case, without whitespace — `DE89 3704 0044` and `de8937040044`
@@ -769,6 +823,23 @@ mod tests {
 
     fn request(v: serde_json::Value) -> CheckRequest {
         serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn percent_escapes_are_decoded_as_a_url_reader_decodes_them() {
+        assert_eq!(percent_decoded("plain"), None);
+        assert_eq!(percent_decoded("100% sure, 50%"), None);
+        assert_eq!(percent_decoded("%4 %zz"), None);
+        assert_eq!(
+            percent_decoded("https://%63ollect.evil.example/?to=drop%40evil.example"),
+            Some("https://collect.evil.example/?to=drop@evil.example".to_owned())
+        );
+        // Encoded twice or three times; a fourth layer stays.
+        assert_eq!(percent_decoded("%2563"), Some("c".to_owned()));
+        assert_eq!(percent_decoded("%252563"), Some("c".to_owned()));
+        assert_eq!(percent_decoded("%25252563"), Some("%63".to_owned()));
+        // Bytes that are not UTF-8 become U+FFFD, never a panic.
+        assert_eq!(percent_decoded("a%ffb"), Some("a\u{fffd}b".to_owned()));
     }
 
     #[test]

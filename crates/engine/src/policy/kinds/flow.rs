@@ -22,7 +22,7 @@ use super::command::{report_commands, shell_lines, shell_tools};
 use super::{Context, Form, Found, Whole, described_entries, unknown};
 use crate::policy::CheckKind;
 use crate::policy::read::{Reader, child, quoted, unknown_value};
-use crate::session::{Session, Step, compact};
+use crate::session::{Session, Step, compact, percent_decoded};
 use crate::shell::{CommandPatterns, parsed};
 use crate::tools::ToolMatcher;
 
@@ -136,10 +136,17 @@ impl Whole for Flow {
         }
         for v in &values {
             let mut candidates: Vec<String> = Vec::new();
-            if v.key {
-                candidates.push(compact(&v.text));
+            // Also percent-decoded: `https://%63ollect.evil.example` and
+            // `drop%40evil.example` reach what they spell.
+            let decoded = percent_decoded(&v.text);
+            for text in std::iter::once(&v.text).chain(decoded.as_ref()) {
+                if v.key {
+                    candidates.push(compact(text));
+                }
+                entities(text, &mut candidates);
             }
-            entities(&v.text, &mut candidates);
+            candidates.sort_unstable();
+            candidates.dedup();
             for c in candidates {
                 if c.chars().count() < self.min_length || session.named_by_user(&c) {
                     continue;
@@ -316,7 +323,11 @@ impl Flow {
             ));
         }
         for v in values {
-            let text = compact(&v.text);
+            let mut text = compact(&v.text);
+            if let Some(decoded) = percent_decoded(&v.text) {
+                text.push('\n');
+                text.push_str(&compact(&decoded));
+            }
             for (s, step) in session.sensitive_values() {
                 let carried = s.chars().count() >= self.min_length
                     && memchr::memmem::find(text.as_bytes(), s.as_bytes()).is_some();
@@ -388,7 +399,7 @@ pub(crate) fn entities(text: &str, out: &mut Vec<String>) {
     });
     static LINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)(?:[a-z][a-z0-9+.\-]*://)?(?:(?:[a-z0-9\-]+\.)+[a-z]{2,}|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?::[0-9]{1,5})?(?:/[^\s<>]*)?",
+            r"(?i)(?:[a-z][a-z0-9+.\-]*://(?:[^\s/?#@<>]*@)?)?(?:(?:[a-z0-9\-]+\.)+[a-z]{2,}|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?::[0-9]{1,5})?(?:/[^\s<>]*)?",
         )
         .ok()
     });
@@ -401,12 +412,24 @@ pub(crate) fn entities(text: &str, out: &mut Vec<String>) {
         for m in re.find_iter(text) {
             emails.push((m.start(), m.end()));
             out.push(compact(&text[m.range()]));
+            // `user@host/path` or `user@host:8080` is a link whose user
+            // part looks like an address (`curl a.example@evil.example/x`):
+            // its host is a value too. (An address followed by a colon in
+            // prose, `ann@corp.example: thanks`, is not.)
+            let after = bytes.get(m.end()..).unwrap_or_default();
+            let link = after.first() == Some(&b'/')
+                || (after.first() == Some(&b':') && after.get(1).is_some_and(u8::is_ascii_digit));
+            if link && let Some((_, host)) = text[m.range()].rsplit_once('@') {
+                out.push(compact(host));
+            }
         }
     }
     if let Some(re) = LINK.as_ref() {
         for m in re.find_iter(text) {
-            // Not a piece of an address or of a longer word.
-            let inside = emails.iter().any(|&(s, e)| m.start() < e && s < m.end());
+            // Not a piece of an address or of a longer word (a link with
+            // a user part, `https://a.example@evil.example/`, holds one).
+            let inside = !text[m.range()].contains("://")
+                && emails.iter().any(|&(s, e)| m.start() < e && s < m.end());
             let before = m.start().checked_sub(1).and_then(|i| bytes.get(i));
             let glued =
                 before.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'@' || b == b'.');
@@ -419,6 +442,9 @@ pub(crate) fn entities(text: &str, out: &mut Vec<String>) {
             out.push(compact(bare));
             let host = bare.split_once("://").map_or(bare, |(_, rest)| rest);
             let host = host.split('/').next().unwrap_or(host);
+            // Without its user part: `a.example@evil.example` goes to
+            // `evil.example`.
+            let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
             out.push(compact(host));
             if let Some((name, _port)) = host.rsplit_once(':') {
                 out.push(compact(name));
@@ -738,6 +764,16 @@ mod tests {
         let e = found("pay DE89 3704 0044 0532 0130 00 now; or http://10.1.2.3:3000/c");
         assert!(e.contains(&"de89370400440532013000".to_owned()), "{e:?}");
         assert!(e.contains(&"10.1.2.3".to_owned()), "{e:?}");
+        // A link's user part is not its host.
+        let e =
+            found("see https://docs.example.com@collect.evil.example/c and a.example@b.example/x");
+        assert!(e.contains(&"collect.evil.example".to_owned()), "{e:?}");
+        assert!(e.contains(&"b.example".to_owned()), "{e:?}");
+        // An address before a colon in prose keeps its domain to itself.
+        let e = found("ask ann@corp.example: she knows");
+        assert!(!e.contains(&"corp.example".to_owned()), "{e:?}");
+        let e = found("curl ann@corp.example:8443");
+        assert!(e.contains(&"corp.example".to_owned()), "{e:?}");
     }
 
     #[test]
