@@ -816,8 +816,16 @@ fn session_step(
     match stage {
         Stage::Input => {
             if let Some(content) = &request.content {
-                // All of the user's words count, however short.
+                // All of the user's words count, however short; and the
+                // addresses, links and accounts in them as they are read
+                // (`DE89-3704-…` as `de893704…`).
                 crate::eval::view::push_compact(content, &mut step.text);
+                let mut named = Vec::new();
+                crate::policy::kinds::flow::entities(content, &mut named);
+                for value in named {
+                    step.text.push('\n');
+                    step.text.push_str(&value);
+                }
                 step.pointed = crate::session::pointed(content);
             }
         }

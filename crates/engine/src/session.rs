@@ -345,7 +345,13 @@ impl Session {
     /// text, or also in its data when `data` is set.
     pub(crate) fn untrusted_source(&self, value: &str, data: bool) -> Option<&Step> {
         self.steps.iter().rev().find(|s| {
-            !s.trusted && (contains(&s.text, value) || (data && contains(&s.data, value)))
+            !s.trusted
+                && (contains(&s.text, value)
+                    || (data && contains(&s.data, value))
+                    // As its addresses, links and accounts were read: an
+                    // account written `DE89-3704-…`, a host after a user
+                    // part.
+                    || s.entities.iter().any(|(e, text)| (*text || data) && e == value))
         })
     }
 
@@ -713,6 +719,9 @@ fn add_one_string(step: &mut Step, s: &str) {
     if !step.trusted && step.entities.len() < MAX_STEP_ENTITIES {
         let mut found = Vec::new();
         crate::policy::kinds::flow::entities(s, &mut found);
+        if let Some(folded) = folded(s) {
+            crate::policy::kinds::flow::entities(&folded, &mut found);
+        }
         let text = words >= TEXT_WORDS;
         for e in found {
             if step.entities.len() >= MAX_STEP_ENTITIES {
@@ -759,6 +768,25 @@ pub(crate) fn add_json(step: &mut Step, value: &serde_json::Value, depth: usize)
         Value::Object(members) => members.values().for_each(|v| add_json(step, v, depth + 1)),
         Value::Bool(_) | Value::Null => {}
     }
+}
+
+/// `s` folded as its compact form is ([`compact`]: compatibility forms,
+/// look-alike letters, invisible characters, `。` as `.`), in lower case,
+/// with its words kept apart; `None` when `s` is ASCII. Addresses and
+/// links spelt in full-width letters or with ideographic dots are found
+/// in it.
+pub(crate) fn folded(s: &str) -> Option<String> {
+    if s.is_ascii() {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    for (i, word) in s.split(char::is_whitespace).enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        crate::eval::view::push_compact(word, &mut out);
+    }
+    Some(out)
 }
 
 /// `s` with its `%XX` escapes decoded, as a URL's reader decodes them

@@ -267,6 +267,12 @@ pub(crate) fn push_compact(text: &str, out: &mut String) {
         if c.is_whitespace() || is_ignorable(c) {
             continue;
         }
+        // The ideographic full stops, which URL readers take for `.`
+        // between a host's labels (the full-width one folds to `.`).
+        if matches!(c, '\u{3002}' | '\u{FF61}') {
+            out.push('.');
+            continue;
+        }
         buf.clear();
         push_folded(c, &mut buf);
         for f in buf.chars() {

@@ -22,7 +22,7 @@ use super::command::{report_commands, shell_lines, shell_tools};
 use super::{Context, Form, Found, Whole, described_entries, unknown};
 use crate::policy::CheckKind;
 use crate::policy::read::{Reader, child, quoted, unknown_value};
-use crate::session::{Session, Step, compact, percent_decoded};
+use crate::session::{Session, Step, compact, folded, percent_decoded};
 use crate::shell::{CommandPatterns, parsed};
 use crate::tools::ToolMatcher;
 
@@ -138,8 +138,16 @@ impl Whole for Flow {
             let mut candidates: Vec<String> = Vec::new();
             // Also percent-decoded: `https://%63ollect.evil.example` and
             // `drop%40evil.example` reach what they spell.
-            let decoded = percent_decoded(&v.text);
-            for text in std::iter::once(&v.text).chain(decoded.as_ref()) {
+            // And folded: `https://ｃｏｌｌｅｃｔ。evil.example/?d=…`.
+            let mut texts = vec![v.text.clone()];
+            texts.extend(percent_decoded(&v.text));
+            let spelt = texts.len();
+            for i in 0..spelt {
+                if let Some(f) = texts.get(i).and_then(|t| folded(t)) {
+                    texts.push(f);
+                }
+            }
+            for text in &texts {
                 if v.key {
                     candidates.push(compact(text));
                 }
@@ -399,12 +407,22 @@ pub(crate) fn entities(text: &str, out: &mut Vec<String>) {
     });
     static LINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)(?:[a-z][a-z0-9+.\-]*://(?:[^\s/?#@<>]*@)?)?(?:(?:[a-z0-9\-]+\.)+[a-z]{2,}|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?::[0-9]{1,5})?(?:/[^\s<>]*)?",
+            // A host with dots, a dotted IPv4 address, or after a scheme
+            // also an address written as one number (`http://167772675/`,
+            // `http://0xa010203/`) or an IPv6 one (`http://[::1]/`).
+            concat!(
+                r"(?i)(?:[a-z][a-z0-9+.\-]*://(?:[^\s/?#@<>]*@)?)?(?:(?:[a-z0-9\-]+\.)+[a-z]{2,}|[0-9]{1,3}(?:\.[0-9]{1,3}){3})",
+                r"(?::[0-9]{1,5})?(?:/[^\s<>]*)?",
+                r"|[a-z][a-z0-9+.\-]*://(?:[^\s/?#@<>]*@)?(?:0x[0-9a-f]{1,8}|[0-9]{1,10}|\[[0-9a-f:.]+\])",
+                r"(?::[0-9]{1,5})?(?:/[^\s<>]*)?",
+            ),
         )
         .ok()
     });
     static IBAN: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"(?-u)\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b").ok()
+        // Groups of four apart by a space, a dash or a dot, or none.
+        Regex::new(r"(?-u)\b[A-Z]{2}[0-9]{2}(?:[ .\-]?[A-Z0-9]{4}){2,7}(?:[ .\-]?[A-Z0-9]{1,3})?\b")
+            .ok()
     });
     let bytes = text.as_bytes();
     let mut emails: Vec<(usize, usize)> = Vec::new();
@@ -453,7 +471,7 @@ pub(crate) fn entities(text: &str, out: &mut Vec<String>) {
     }
     if let Some(re) = IBAN.as_ref() {
         for m in re.find_iter(text) {
-            out.push(compact(&text[m.range()]));
+            out.push(compact(&text[m.range()].replace(['.', '-'], "")));
         }
     }
     out.sort_unstable();
@@ -774,6 +792,14 @@ mod tests {
         assert!(!e.contains(&"corp.example".to_owned()), "{e:?}");
         let e = found("curl ann@corp.example:8443");
         assert!(e.contains(&"corp.example".to_owned()), "{e:?}");
+        // After a scheme, an address written as one number is a host; a
+        // name without dots is not taken alone.
+        let e = found(
+            "get http://167772675:8080/c?x=1 and http://0xa010203/ or http://localhost:3000/",
+        );
+        assert!(e.contains(&"167772675".to_owned()), "{e:?}");
+        assert!(e.contains(&"0xa010203".to_owned()), "{e:?}");
+        assert!(!e.iter().any(|v| v.contains("localhost")), "{e:?}");
     }
 
     #[test]
