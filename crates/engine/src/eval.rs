@@ -822,11 +822,11 @@ fn session_step(
                 crate::eval::view::push_compact(content, &mut step.text);
                 let mut named = Vec::new();
                 crate::policy::kinds::flow::entities(content, &mut named);
+                step.pointed = crate::session::pointed(content, &named);
                 for value in named {
                     step.text.push('\n');
                     step.text.push_str(&value);
                 }
-                step.pointed = crate::session::pointed(content);
             }
         }
         Stage::ToolOutput => {

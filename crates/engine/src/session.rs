@@ -564,18 +564,17 @@ pub(crate) fn document_name(s: &str) -> Option<String> {
 }
 
 /// The files a request of the user asks to pay: the file names it holds,
-/// when it asks to pay and gives no account number itself — the user
-/// leaves the account to the bill.
-pub(crate) fn pointed(content: &str) -> Vec<String> {
+/// when it asks to pay and gives no account number itself (`named`: the
+/// addresses, links and accounts read from it) — the user leaves the
+/// account to the bill.
+pub(crate) fn pointed(content: &str, named: &[String]) -> Vec<String> {
     let pays = content
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| PAY_WORDS.iter().any(|p| p.eq_ignore_ascii_case(w)));
     if !pays {
         return Vec::new();
     }
-    let mut own = Vec::new();
-    crate::policy::kinds::flow::entities(content, &mut own);
-    if own.iter().any(|e| is_account(e)) {
+    if named.iter().any(|e| is_account(e)) {
         return Vec::new();
     }
     let mut out: Vec<String> = Vec::new();
@@ -872,7 +871,11 @@ mod tests {
 
     #[test]
     fn the_files_a_request_asks_to_pay() {
-        let names = |s: &str| pointed(s);
+        let names = |s: &str| {
+            let mut named = Vec::new();
+            crate::policy::kinds::flow::entities(s, &mut named);
+            pointed(s, &named)
+        };
         assert_eq!(
             names("Pay facture-january-2025.txt."),
             ["facture-january-2025.txt"]
