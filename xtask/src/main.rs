@@ -2,10 +2,12 @@
 //! the JSON Schemas in `schemas/` from the protocol types and the policy
 //! loader's tables, and the service's
 //! OpenAPI document built on them. `cargo xtask alternate` times whole
-//! processes run in turn ([`alternate`]).
+//! processes run in turn ([`alternate`]). `cargo xtask common-windows`
+//! writes the literal filter's table of common text ([`windows`]).
 
 mod alternate;
 mod openapi;
+mod windows;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -16,7 +18,8 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
 
-const USAGE: &str = "usage: cargo xtask schemas [--check] | cargo xtask alternate …";
+const USAGE: &str =
+    "usage: cargo xtask schemas [--check] | cargo xtask alternate … | cargo xtask common-windows";
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
@@ -34,6 +37,7 @@ fn run(args: Vec<String>) -> Result<()> {
         ["schemas"] => write_schemas(&repo_root()),
         ["schemas", "--check"] => check_schemas(&repo_root()),
         ["alternate", rest @ ..] => alternate::run(rest),
+        ["common-windows"] => windows::run(&repo_root()),
         _ => bail!("{USAGE}"),
     }
 }

@@ -40,6 +40,9 @@ impl StageData {
     fn build(policy: &Policy, stage: Stage, eager: bool) -> Result<Self, String> {
         let mut checks = Vec::new();
         let mut matcher = MatcherBuilder::default();
+        if eager {
+            matcher.tune();
+        }
         let mut has_text = false;
         let mut tools = ToolMatcherBuilder::default();
         for (ci, (check, compiled)) in (0u32..).zip(policy.checks.iter().zip(&policy.compiled)) {

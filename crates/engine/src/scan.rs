@@ -9,6 +9,7 @@
 //! - one multi-pattern lazy DFA over the relaxed form of the remaining
 //!   regexes ([`pattern`]), confirmed per reported pattern with the exact regex.
 
+mod common_windows;
 pub(crate) mod fold;
 pub(crate) mod literal;
 pub(crate) mod stream;
@@ -397,6 +398,13 @@ pub(crate) fn whole_word_at(s: &str, start: usize, end: usize) -> bool {
 }
 
 impl MatcherBuilder {
+    /// Chooses the literal filter's hash for the text it will scan (see
+    /// `LiteralSetBuilder::tune`): for a stage built ahead of many
+    /// requests.
+    pub(crate) fn tune(&mut self) {
+        self.literals.tune();
+    }
+
     /// Adds a piece of `check`'s text matching.
     pub(crate) fn add(&mut self, check: u32, text: &Text) {
         match text {

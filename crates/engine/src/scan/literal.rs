@@ -5,12 +5,17 @@
 //! (the rarest window of the literal, ASCII case folded). The scan hashes
 //! every four-byte window of the text into a bit table that fits in cache;
 //! a window whose bit is set is checked again in a second table, of the
-//! windows as they must appear, and only then looked up and compared.
+//! windows as they must appear, and only then looked up and compared. A
+//! set built for many requests chooses its table's hash among several, so
+//! that the windows most common in code and prose seldom share a bit with
+//! a literal's window ([`COMMON_WINDOWS`]).
 //! Literals of one or two bytes go to a small Aho-Corasick automaton. Every
 //! reported occurrence has been compared byte for byte: the filter never
 //! reports a false hit and never misses a true one.
 
 use aho_corasick::{AhoCorasick, MatchKind};
+
+use super::common_windows::COMMON_WINDOWS;
 
 /// Folds ASCII upper case onto lower case in all four (or eight) bytes. Other
 /// bytes are changed too, which only adds candidates, never loses one.
@@ -19,7 +24,51 @@ const FOLD64: u64 = 0x2020_2020_2020_2020;
 
 #[inline(always)]
 fn hash(key: u32, bits: u32) -> usize {
-    (key.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
+    hash_with(key, GOLDEN, bits)
+}
+
+/// The first of the [`MULTIPLIERS`]: 2^32 divided by the golden ratio.
+const GOLDEN: u32 = 0x9E37_79B1;
+
+/// [`hash`] with another multiplier (odd).
+#[inline(always)]
+fn hash_with(key: u32, multiplier: u32, bits: u32) -> usize {
+    (key.wrapping_mul(multiplier) >> (32 - bits)) as usize
+}
+
+/// The multipliers a first table's hash may use: the golden ratio's
+/// (Fibonacci hashing) and 15 odd words of a splitmix64 sequence. The scan
+/// loop has a copy for each, with the multiplier in its instructions.
+const MULTIPLIERS: [u32; 16] = multipliers();
+
+/// The multiplier at `which` ([`GOLDEN`] past the end).
+#[expect(clippy::indexing_slicing, reason = "the index is checked first")]
+const fn multiplier_at(which: usize) -> u32 {
+    if which < MULTIPLIERS.len() {
+        MULTIPLIERS[which]
+    } else {
+        GOLDEN
+    }
+}
+
+#[expect(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time: an index out of bounds fails the build"
+)]
+const fn multipliers() -> [u32; 16] {
+    let mut out = [GOLDEN; 16];
+    let mut state = 0u64;
+    let mut i = 1;
+    while i < out.len() {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        out[i] = (z >> 32) as u32 | 1;
+        i += 1;
+    }
+    out
 }
 
 /// A second hash of a key, independent of [`hash`].
@@ -184,8 +233,12 @@ struct Entry {
 struct GramFilter {
     /// The tables have `1 << bits` bits.
     bits: u32,
-    /// One bit per folded window ([`hash`]): the scan reads it for every
-    /// window of the text.
+    /// The multiplier of `table`'s hash ([`hash_with`]), and its index in
+    /// [`MULTIPLIERS`] (the scan loop's copy for it).
+    multiplier: u32,
+    which: usize,
+    /// One bit per folded window ([`hash_with`] and `multiplier`): the
+    /// scan reads it for every window of the text.
     table: Vec<u64>,
     /// One bit per window as it must appear ([`rehash`]): folded for a
     /// case-insensitive literal, as written for the others. A window that
@@ -203,9 +256,19 @@ struct GramFilter {
 #[derive(Default)]
 pub(crate) struct LiteralSetBuilder {
     literals: Vec<Literal>,
+    /// Whether the filter's hash is chosen against [`COMMON_WINDOWS`].
+    tuned: bool,
 }
 
 impl LiteralSetBuilder {
+    /// Chooses the filter table's hash so that common text passes it
+    /// seldom ([`best_multiplier`]): worth its cost (a few milliseconds for
+    /// thousands of literals) when the set scans many requests, not for a
+    /// process that evaluates one.
+    pub(crate) fn tune(&mut self) {
+        self.tuned = true;
+    }
+
     /// Adds a literal (non-empty) and returns its id.
     pub(crate) fn add(&mut self, bytes: &[u8], case_insensitive: bool) -> u32 {
         let bytes = if case_insensitive {
@@ -268,7 +331,7 @@ impl LiteralSetBuilder {
                 }
             }
         }
-        let gram = (!entries.is_empty()).then(|| GramFilter::new(entries));
+        let gram = (!entries.is_empty()).then(|| GramFilter::new(entries, self.tuned));
         let short = if short_patterns.is_empty() {
             None
         } else {
@@ -292,16 +355,22 @@ impl GramFilter {
         clippy::indexing_slicing,
         reason = "literal, state and target ids come from the automaton built with these tables"
     )]
-    fn new(entries: Vec<Entry>) -> Self {
+    fn new(entries: Vec<Entry>, tuned: bool) -> Self {
         let n = entries.len().max(1);
         // 12 to 22: `LiteralSet::scan_eights` has a loop for each (a test
         // makes every size).
         let bits = (usize::BITS - n.leading_zeros() + 7).clamp(12, 22);
         let bucket_bits = (usize::BITS - n.leading_zeros()).clamp(4, 20);
+        let which = if tuned {
+            best_multiplier(&entries, bits)
+        } else {
+            0
+        };
+        let multiplier = multiplier_at(which);
         let mut table = vec![0u64; (1usize << bits) / 64];
         let mut written = table.clone();
         for e in &entries {
-            let h = hash(e.key, bits);
+            let h = hash_with(e.key, multiplier, bits);
             table[h >> 6] |= 1u64 << (h & 63);
             let g = rehash(if e.exact == 0 { e.key } else { e.exact }, bits);
             written[g >> 6] |= 1u64 << (g & 63);
@@ -329,6 +398,8 @@ impl GramFilter {
         }
         Self {
             bits,
+            multiplier,
+            which,
             table,
             written,
             bucket_bits,
@@ -343,7 +414,7 @@ impl GramFilter {
         reason = "literal, state and target ids come from the automaton built with these tables"
     )]
     fn maybe(&self, key: u32) -> bool {
-        let h = hash(key, self.bits);
+        let h = hash_with(key, self.multiplier, self.bits);
         self.table[h >> 6] & (1u64 << (h & 63)) != 0
     }
 
@@ -358,6 +429,58 @@ impl GramFilter {
         let bit = |g: usize| self.written[g >> 6] & (1u64 << (g & 63)) != 0;
         bit(rehash(key, self.bits)) || bit(rehash(raw, self.bits))
     }
+}
+
+/// The index in [`MULTIPLIERS`] of the one under which the first table of these
+/// entries (`1 << bits` bits) passes the least of [`COMMON_WINDOWS`], each
+/// weighed by how often it occurs; the first when several tie. A common
+/// window that is a literal's own window is passed under any multiplier
+/// and not counted.
+///
+/// A table passes a window of text that is no literal's when the window
+/// lands on a set bit, and text repeats its most common windows so often
+/// that one such bit can outweigh all the others: in a workload of tool
+/// outputs, the `ency` of every "latency" landing on an Azure client
+/// secret's `97q~` made 30% of one table's chance passes.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "the hashes have `bits` bits: their words are in the table"
+)]
+fn best_multiplier(entries: &[Entry], bits: u32) -> usize {
+    let mut keys: Vec<u32> = entries.iter().map(|e| e.key).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let common: Vec<(u32, u32)> = COMMON_WINDOWS
+        .iter()
+        .copied()
+        .filter(|(window, _)| keys.binary_search(window).is_err())
+        .collect();
+    let mut table = vec![0u64; (1usize << bits) / 64];
+    let mut best = (u64::MAX, 0);
+    for (which, multiplier) in MULTIPLIERS.into_iter().enumerate() {
+        for &key in &keys {
+            let h = hash_with(key, multiplier, bits);
+            table[h >> 6] |= 1u64 << (h & 63);
+        }
+        let passed: u64 = common
+            .iter()
+            .filter(|&&(window, _)| {
+                let h = hash_with(window, multiplier, bits);
+                table[h >> 6] >> (h & 63) & 1 != 0
+            })
+            .map(|&(_, count)| u64::from(count))
+            .sum();
+        for &key in &keys {
+            table[hash_with(key, multiplier, bits) >> 6] = 0;
+        }
+        if passed < best.0 {
+            best = (passed, which);
+            if passed == 0 {
+                break;
+            }
+        }
+    }
+    best.1
 }
 
 /// A compiled set of literals.
@@ -437,8 +560,9 @@ impl LiteralSet {
     }
 
     /// The windows of each eight bytes of `hay`, in a copy of the loop for
-    /// the table's size: its shifts are immediate and its indexes need no
-    /// bounds checks. Returns where the rest begins (`None` for a size that
+    /// the table's hash multiplier and size: its multiplication and shifts
+    /// are immediate and its indexes need no bounds checks. Returns where
+    /// the rest begins (`None` for a multiplier or size that
     /// [`GramFilter::new`] never makes).
     #[inline(always)]
     fn scan_eights(
@@ -447,27 +571,56 @@ impl LiteralSet {
         hay: &[u8],
         found: &mut impl FnMut(u32, usize),
     ) -> Option<usize> {
+        match gram.which {
+            0 => self.scan_sized::<0>(gram, hay, found),
+            1 => self.scan_sized::<1>(gram, hay, found),
+            2 => self.scan_sized::<2>(gram, hay, found),
+            3 => self.scan_sized::<3>(gram, hay, found),
+            4 => self.scan_sized::<4>(gram, hay, found),
+            5 => self.scan_sized::<5>(gram, hay, found),
+            6 => self.scan_sized::<6>(gram, hay, found),
+            7 => self.scan_sized::<7>(gram, hay, found),
+            8 => self.scan_sized::<8>(gram, hay, found),
+            9 => self.scan_sized::<9>(gram, hay, found),
+            10 => self.scan_sized::<10>(gram, hay, found),
+            11 => self.scan_sized::<11>(gram, hay, found),
+            12 => self.scan_sized::<12>(gram, hay, found),
+            13 => self.scan_sized::<13>(gram, hay, found),
+            14 => self.scan_sized::<14>(gram, hay, found),
+            15 => self.scan_sized::<15>(gram, hay, found),
+            _ => None,
+        }
+    }
+
+    /// [`Self::scan_eights`] for the multiplier at `M`, by the table's size.
+    #[inline(always)]
+    fn scan_sized<const M: usize>(
+        &self,
+        gram: &GramFilter,
+        hay: &[u8],
+        found: &mut impl FnMut(u32, usize),
+    ) -> Option<usize> {
         match gram.bits {
-            12 => self.scan_words::<64>(gram, hay, found),
-            13 => self.scan_words::<128>(gram, hay, found),
-            14 => self.scan_words::<256>(gram, hay, found),
-            15 => self.scan_words::<512>(gram, hay, found),
-            16 => self.scan_words::<1024>(gram, hay, found),
-            17 => self.scan_words::<2048>(gram, hay, found),
-            18 => self.scan_words::<4096>(gram, hay, found),
-            19 => self.scan_words::<8192>(gram, hay, found),
-            20 => self.scan_words::<16384>(gram, hay, found),
-            21 => self.scan_words::<32768>(gram, hay, found),
-            22 => self.scan_words::<65536>(gram, hay, found),
+            12 => self.scan_words::<64, M>(gram, hay, found),
+            13 => self.scan_words::<128, M>(gram, hay, found),
+            14 => self.scan_words::<256, M>(gram, hay, found),
+            15 => self.scan_words::<512, M>(gram, hay, found),
+            16 => self.scan_words::<1024, M>(gram, hay, found),
+            17 => self.scan_words::<2048, M>(gram, hay, found),
+            18 => self.scan_words::<4096, M>(gram, hay, found),
+            19 => self.scan_words::<8192, M>(gram, hay, found),
+            20 => self.scan_words::<16384, M>(gram, hay, found),
+            21 => self.scan_words::<32768, M>(gram, hay, found),
+            22 => self.scan_words::<65536, M>(gram, hay, found),
             _ => None,
         }
     }
 
     /// The windows of each eight bytes of `hay` through a table of `WORDS`
-    /// words; returns where the rest begins (`None` when the table is not
-    /// of that size).
+    /// words hashed with the multiplier at `M`; returns where the rest
+    /// begins (`None` when the table is not of that size).
     #[inline(always)]
-    fn scan_words<const WORDS: usize>(
+    fn scan_words<const WORDS: usize, const M: usize>(
         &self,
         gram: &GramFilter,
         hay: &[u8],
@@ -475,8 +628,9 @@ impl LiteralSet {
     ) -> Option<usize> {
         let table = <&[u64; WORDS]>::try_from(gram.table.as_slice()).ok()?;
         let shift = 32 - WORDS.trailing_zeros();
+        let multiplier = const { multiplier_at(M) };
         let maybe = |key: u32| {
-            let h = key.wrapping_mul(0x9E37_79B1);
+            let h = key.wrapping_mul(multiplier);
             let word = table
                 .get((h >> shift) as usize)
                 .copied()
@@ -721,21 +875,131 @@ mod tests {
                 .map(|w| (w.as_str(), rng.below(2) == 0))
                 .collect();
             let hay: String = (0..600).map(|_| rng.pick(&alphabet)).collect();
-            let mut b = LiteralSetBuilder::default();
-            for (l, ci) in &lits {
-                b.add(l.as_bytes(), *ci);
+            let expected = naive(&lits, &hay);
+            for tuned in [false, true] {
+                let mut b = LiteralSetBuilder::default();
+                for (l, ci) in &lits {
+                    b.add(l.as_bytes(), *ci);
+                }
+                if tuned {
+                    b.tune();
+                }
+                let set = b.build();
+                let gram = set.gram.as_ref().expect("long literals");
+                sizes.insert(gram.bits);
+                let mut found = Vec::new();
+                let rest = set.scan_eights(gram, hay.as_bytes(), &mut |id, start| {
+                    found.push((id, start))
+                });
+                assert_eq!(rest, Some(hay.len() - 4), "{} entries", gram.entries.len());
+                let mut all = Vec::new();
+                set.for_each(hay.as_bytes(), |id, start| all.push((id, start)));
+                all.sort();
+                assert_eq!(all, expected, "{count} literals, tuned: {tuned}");
             }
-            let set = b.build();
-            let gram = set.gram.as_ref().expect("long literals");
-            sizes.insert(gram.bits);
-            let mut found = Vec::new();
-            let rest = set.scan_eights(gram, hay.as_bytes(), &mut |id, start| {
-                found.push((id, start))
-            });
-            assert_eq!(rest, Some(hay.len() - 4), "{} entries", gram.entries.len());
-            assert_eq!(filter(&lits, &hay), naive(&lits, &hay), "{count} literals");
         }
         assert_eq!(sizes, (12..=22).collect(), "table sizes made");
+    }
+
+    /// The folded key of a four-byte window.
+    fn key(w: &[u8; 4]) -> u32 {
+        u32::from_le_bytes(*w) | FOLD32
+    }
+
+    #[test]
+    fn a_tuned_table_keeps_the_commonest_windows_off_its_bits() {
+        // Literals whose windows land, under the first multiplier, on the
+        // bits of ` the` and `tion` in a table of 2^12 bits.
+        let bits = 12;
+        let targets = [key(b" the"), key(b"tion")];
+        let mut rng = crate::globs::Rng(0x1234_5678_9abc_def1);
+        let letters = b"bcdfgjkmpqvwxz0123456789";
+        let mut lits: Vec<Vec<u8>> = Vec::new();
+        for target in targets {
+            loop {
+                let w: Vec<u8> = (0..4).map(|_| letters[rng.below(letters.len())]).collect();
+                let k = key(&[w[0], w[1], w[2], w[3]]);
+                if hash(k, bits) == hash(target, bits) && k != target {
+                    lits.push(w);
+                    break;
+                }
+            }
+        }
+        let build = |tuned: bool| {
+            let mut b = LiteralSetBuilder::default();
+            for l in &lits {
+                b.add(l, true);
+            }
+            if tuned {
+                b.tune();
+            }
+            b.build()
+        };
+        let (plain, tuned) = (build(false), build(true));
+        let (plain, tuned) = (plain.gram.unwrap(), tuned.gram.unwrap());
+        assert_eq!((plain.bits, tuned.bits), (bits, bits));
+        assert_eq!((plain.which, plain.multiplier), (0, GOLDEN));
+        for target in targets {
+            assert!(plain.maybe(target), "the untuned table passes {target:08x}");
+            assert!(!tuned.maybe(target), "the tuned table passes {target:08x}");
+        }
+        assert_ne!(tuned.which, 0);
+        assert_eq!(tuned.multiplier, MULTIPLIERS[tuned.which]);
+        // Both find the literals, of course.
+        let hay = format!(
+            "in the station {} and {}",
+            String::from_utf8_lossy(&lits[0]),
+            String::from_utf8_lossy(&lits[1]).to_uppercase()
+        );
+        for set in [build(false), build(true)] {
+            let mut found = Vec::new();
+            set.for_each(hay.as_bytes(), |id, start| found.push((id, start)));
+            found.sort();
+            assert_eq!(found, vec![(0, 15), (1, 24)], "{hay}");
+        }
+    }
+
+    #[test]
+    fn every_multiplier_has_its_loop() {
+        let mut b = LiteralSetBuilder::default();
+        for w in ["alpha", "bravo", "charlie"] {
+            b.add(w.as_bytes(), true);
+        }
+        let mut set = b.build();
+        let hay = b"one charlie, two ALPHA, three bravo.";
+        for which in 0..MULTIPLIERS.len() {
+            let mut gram = set.gram.take().expect("long literals");
+            let entries = gram.entries.clone();
+            // The table of the same entries under this multiplier.
+            gram = GramFilter::new(entries, false);
+            gram.which = which;
+            gram.multiplier = multiplier_at(which);
+            gram.table.fill(0);
+            for e in &gram.entries {
+                let h = hash_with(e.key, gram.multiplier, gram.bits);
+                gram.table[h >> 6] |= 1u64 << (h & 63);
+            }
+            let mut found = Vec::new();
+            let rest = set.scan_eights(&gram, hay, &mut |id, start| found.push((id, start)));
+            assert_eq!(rest, Some(hay.len() - 4), "multiplier {which}");
+            set.gram = Some(gram);
+            let mut all = Vec::new();
+            set.for_each(hay, |id, start| all.push((id, start)));
+            all.sort();
+            assert_eq!(all, vec![(0, 17), (1, 30), (2, 4)], "multiplier {which}");
+        }
+    }
+
+    #[test]
+    fn the_multipliers_are_odd_and_distinct() {
+        assert_eq!(MULTIPLIERS[0], GOLDEN);
+        for (i, m) in MULTIPLIERS.iter().enumerate() {
+            assert_eq!(m & 1, 1, "{m:08x}");
+            assert!(!MULTIPLIERS[..i].contains(m), "{m:08x} twice");
+        }
+        // The table of common windows is folded and most common first.
+        assert!(COMMON_WINDOWS.windows(2).all(|w| w[0].1 >= w[1].1));
+        assert!(COMMON_WINDOWS.iter().all(|&(w, _)| w | FOLD32 == w));
     }
 
     fn i_even(w: &str) -> bool {
