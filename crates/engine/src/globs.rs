@@ -125,7 +125,14 @@ impl LazyGlobSet {
     }
 }
 
-type Caches = (hybrid::dfa::Cache, Option<thompson::pikevm::Cache>);
+/// A thread's caches of a set's lazy DFA and PikeVM, and the set of
+/// matching globs [`GlobMatcher::matches_into`] fills (kept, so that a
+/// path costs no allocation).
+type Caches = (
+    hybrid::dfa::Cache,
+    Option<thompson::pikevm::Cache>,
+    PatternSet,
+);
 type CacheFn = Box<dyn Fn() -> Caches + Send + Sync + UnwindSafe + RefUnwindSafe>;
 
 /// A built glob set (see the module docs).
@@ -147,7 +154,10 @@ struct Engines {
 impl Engines {
     fn new(dfa: hybrid::dfa::DFA, pikevm: PikeVM) -> Self {
         let for_cache = dfa.clone();
-        let create: CacheFn = Box::new(move || (for_cache.create_cache(), None));
+        let create: CacheFn = Box::new(move || {
+            let set = PatternSet::new(for_cache.pattern_len());
+            (for_cache.create_cache(), None, set)
+        });
         Self {
             dfa,
             pikevm,
@@ -247,15 +257,16 @@ impl GlobMatcher {
             return;
         };
         let input = Input::new(path).anchored(Anchored::Yes);
-        let mut set = PatternSet::new(e.dfa.pattern_len());
         let mut caches = e.caches.get();
+        let (dfa_cache, pikevm_cache, set) = &mut *caches;
+        set.clear();
         if e.dfa
-            .try_which_overlapping_matches(&mut caches.0, &input, &mut set)
+            .try_which_overlapping_matches(dfa_cache, &input, set)
             .is_err()
         {
             set.clear();
-            let cache = caches.1.get_or_insert_with(|| e.pikevm.create_cache());
-            e.pikevm.which_overlapping_matches(cache, &input, &mut set);
+            let cache = pikevm_cache.get_or_insert_with(|| e.pikevm.create_cache());
+            e.pikevm.which_overlapping_matches(cache, &input, set);
         }
         into.extend(set.iter().map(|p| p.as_usize()));
     }

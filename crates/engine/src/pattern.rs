@@ -19,6 +19,7 @@ use std::sync::{Arc, OnceLock};
 
 use regex_automata::dfa::{Automaton, StartKind, dense};
 use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::util::primitives::StateID;
 use regex_automata::{Anchored, Input, meta};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{
@@ -323,10 +324,6 @@ const GUARD_DFA_BYTES: usize = 64 << 10;
 /// Whether the guard DFA dies within `window` bytes from `start`: then the
 /// guard matches nowhere starting there. A match, a byte the DFA gives up
 /// on, or the end of the window before either is "maybe" (`false`).
-#[expect(
-    clippy::indexing_slicing,
-    reason = "split points come from iterating the same concatenation"
-)]
 pub(crate) fn guard_dies(
     dfa: &dense::DFA<Vec<u32>>,
     hay: &[u8],
@@ -336,11 +333,39 @@ pub(crate) fn guard_dies(
     let input = Input::new(hay)
         .span(start..hay.len())
         .anchored(Anchored::Yes);
-    let Ok(mut state) = dfa.start_state_forward(&input) else {
+    let Ok(state) = dfa.start_state_forward(&input) else {
         return false;
     };
-    let end = hay.len().min(start.saturating_add(window));
-    for &byte in &hay[start..end] {
+    guard_dies_from(dfa, state, hay, start, start.saturating_add(window))
+}
+
+/// The state of a guard DFA once it has read `bytes` from its anchored
+/// start, for a DFA whose start does not depend on what precedes it (no
+/// look-behind assertion opens the guard), when reading them decides
+/// nothing yet. [`guard_dies_from`] then goes on from the byte after them:
+/// the guard's literal at an occurrence costs no table reads.
+pub(crate) fn guard_state_after(dfa: &dense::DFA<Vec<u32>>, bytes: &[u8]) -> Option<StateID> {
+    let mut state = dfa.universal_start_state(Anchored::Yes)?;
+    for &byte in bytes {
+        state = dfa.next_state(state, byte);
+        if dfa.is_special_state(state) {
+            return None;
+        }
+    }
+    Some(state)
+}
+
+/// [`guard_dies`] from `state` at `at`, up to `end` (at most the end of
+/// `hay`, whose end-of-input the DFA then sees).
+pub(crate) fn guard_dies_from(
+    dfa: &dense::DFA<Vec<u32>>,
+    mut state: StateID,
+    hay: &[u8],
+    at: usize,
+    end: usize,
+) -> bool {
+    let end = hay.len().min(end);
+    for &byte in hay.get(at..end).unwrap_or_default() {
         state = dfa.next_state(state, byte);
         if dfa.is_special_state(state) {
             return dfa.is_dead_state(state);
@@ -999,6 +1024,22 @@ mod tests {
         // The value's Unicode classes would make a large DFA: the DFA stops
         // at the assignment, so a short value is left to the regex.
         assert!(!guard_dies(&dfa, b"token: str", 0, 64));
+
+        // Past a literal, the DFA goes on from where the literal left it,
+        // unless its start depends on the byte before it.
+        let after = guard_state_after(&dfa, b"token").expect("no look-behind");
+        let hay = b"max tokens in, token = abcdefghijklmnop, token: str";
+        for start in [4, 15, 41] {
+            assert_eq!(
+                guard_dies_from(&dfa, after, hay, start + 5, hay.len()),
+                guard_dies(&dfa, hay, start, hay.len()),
+                "at {start}"
+            );
+        }
+        let bounded = guard_dfa(&parse(r"(?-u:\b)token[ \t]*=").unwrap()).unwrap();
+        assert_eq!(guard_state_after(&bounded, b"token"), None);
+        assert!(guard_dies(&bounded, b"xtoken=", 1, 64));
+        assert!(!guard_dies(&bounded, b" token=", 1, 64));
 
         // A guard small enough to be built whole knows every non-match.
         let g = guard(&parse(r"[a-z_]*key[ \t]*=[ \t]*[0-9a-f]{8}\b").unwrap()).unwrap();

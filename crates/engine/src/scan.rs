@@ -76,7 +76,9 @@ struct RegexEntry {
     /// ([`pattern::guard_dfa`]). Built on first use: it takes a millisecond
     /// or two, which a policy whose guards never meet their literals should
     /// not pay at load.
-    guard_dfa: OnceLock<Option<Box<regex_automata::dfa::dense::DFA<Vec<u32>>>>>,
+    guard_dfa: OnceLock<Option<Box<GuardDfa>>>,
+    /// With a guard: the ids of its literals in the stage's filter.
+    guard_literals: std::ops::Range<u32>,
     /// With a guard: the characters a match can hold before it
     /// ([`pattern::Guard::head`]), sorted ranges.
     head: Option<Vec<(char, char)>>,
@@ -88,15 +90,73 @@ struct RegexEntry {
     relaxed: Option<pattern::Exact>,
 }
 
+/// A guard's DFA ([`pattern::guard_dfa`]), and where it stands once it has
+/// read each of the guard's literals.
+#[derive(Clone, Debug)]
+struct GuardDfa {
+    dfa: regex_automata::dfa::dense::DFA<Vec<u32>>,
+    /// The id of the guard's first literal in the stage's filter.
+    first: u32,
+    /// By literal, from `first`: the DFA's state once it has read the
+    /// literal as the filter stores it ([`pattern::guard_state_after`]);
+    /// `None` when the DFA's start depends on what precedes the guard, or
+    /// the literal already decides.
+    after: Vec<Option<regex_automata::util::primitives::StateID>>,
+}
+
+impl GuardDfa {
+    /// Whether the guard matches nowhere starting at `start`, where the
+    /// filter found `literal`, by at most `window` bytes of the DFA
+    /// ([`pattern::guard_dies`]). Where the text holds the literal as the
+    /// filter stores it (most occurrences), the DFA starts after it.
+    fn dies(
+        &self,
+        literals: &LiteralSet,
+        literal: u32,
+        hay: &[u8],
+        start: usize,
+        window: usize,
+    ) -> bool {
+        let after = literal
+            .checked_sub(self.first)
+            .and_then(|i| self.after.get(i as usize).copied().flatten());
+        if let Some(state) = after
+            && let Some(bytes) = literals.bytes(literal)
+            && hay.get(start..start + bytes.len()) == Some(bytes)
+        {
+            return pattern::guard_dies_from(
+                &self.dfa,
+                state,
+                hay,
+                start + bytes.len(),
+                start.saturating_add(window),
+            );
+        }
+        pattern::guard_dies(&self.dfa, hay, start, window)
+    }
+}
+
 impl RegexEntry {
-    /// The guard's DFA, built on first use.
-    fn guard_dfa(&self) -> Option<&regex_automata::dfa::dense::DFA<Vec<u32>>> {
+    /// The guard's DFA, built on first use, with its states after each of
+    /// the guard's literals (in `literals`, the stage's filter).
+    fn guard_dfa(&self, literals: &LiteralSet) -> Option<&GuardDfa> {
         self.guard_dfa
             .get_or_init(|| {
-                self.guard
-                    .as_ref()
-                    .and_then(|guard| pattern::guard_dfa(guard.hir()))
-                    .map(Box::new)
+                let dfa = pattern::guard_dfa(self.guard.as_ref()?.hir())?;
+                let after = self
+                    .guard_literals
+                    .clone()
+                    .map(|id| {
+                        literals
+                            .bytes(id)
+                            .and_then(|bytes| pattern::guard_state_after(&dfa, bytes))
+                    })
+                    .collect();
+                Some(Box::new(GuardDfa {
+                    dfa,
+                    first: self.guard_literals.start,
+                    after,
+                }))
             })
             .as_deref()
     }
@@ -475,17 +535,21 @@ impl MatcherBuilder {
                 single_line: plan.single_line,
                 guard: None,
                 guard_dfa: OnceLock::new(),
+                guard_literals: 0..0,
                 head: None,
                 single_head: false,
                 relaxed: None,
             };
             let regex = i as u32;
-            // Each literal into the filter, with what its occurrences are for.
+            // Each literal into the filter, with what its occurrences are
+            // for; returns their ids.
             let mut index = |literals: &crate::plan::Literals, folded: bool, target: Target| {
+                let first = self.targets.len() as u32;
                 for p in literals.iter() {
                     self.literals.add(p, folded);
                     self.targets.push(target);
                 }
+                first..self.targets.len() as u32
             };
             match &plan.find {
                 Find::Prefix { literals, folded } => {
@@ -501,7 +565,7 @@ impl MatcherBuilder {
                     entry.guard = Some(pattern::Exact::deferred(rest));
                     entry.head = head.as_deref().map(<[_]>::to_vec);
                     entry.single_head = *single_head;
-                    index(literals, true, Target::Guard { regex });
+                    entry.guard_literals = index(literals, true, Target::Guard { regex });
                     gated_patterns.push(compiled.exact.clone());
                     gated_ids.push(regex);
                 }
@@ -641,11 +705,11 @@ impl StageMatcher {
                     }
                     // Most occurrences are not followed by the rest of the
                     // guard, and the DFA says so within a few bytes.
-                    if let Some(dfa) = entry.guard_dfa()
+                    if let Some(guard) = entry.guard_dfa(&self.literals)
                         && let Some(left) = guard_budget.checked_sub(QUICK_GUARD_BYTES)
                     {
                         guard_budget = left;
-                        if pattern::guard_dies(dfa, hay, start, QUICK_GUARD_BYTES) {
+                        if guard.dies(&self.literals, literal, hay, start, QUICK_GUARD_BYTES) {
                             return;
                         }
                     }
@@ -1018,6 +1082,55 @@ mod tests {
         ] {
             assert_eq!(scan(&m, text), naive(GUARDED, text), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_guard_goes_on_after_its_literal_as_it_would_from_its_start() {
+        let m = guarded_matcher();
+        let texts = [
+            "max tokens in the window; token nostrud, token: str",
+            "my_token=abcd1234 and x_token: 'ab' TOKEN = 'abcdefgh'",
+            "tokentokentoken=abcdef secret:\tabcdefghijklmn\nnext",
+            "password=abc user9password=abcdef pass=",
+            "ACCOUNT-KEY=abcdef== accountkey:abcdef==",
+            "\u{212A}EY token=\u{e9}\u{e9}\u{e9}\u{e9} \u{17F}ecret=abcd",
+            "my_key=abcd cacheKey: 'abcdef' Key=abcd --db-pass abcd x--token abcd",
+            "token pass abcd -pass -pass abcde --a-b-token  xyzw token",
+        ];
+        let (mut after, mut occurrences) = (0, 0);
+        for entry in &m.regexes {
+            let Some(guard) = entry.guard_dfa(&m.literals) else {
+                continue;
+            };
+            assert_eq!(guard.after.len(), entry.guard_literals.len());
+            for text in texts {
+                let hay = text.as_bytes();
+                m.literals.for_each(hay, |literal, start| {
+                    if !entry.guard_literals.contains(&literal) {
+                        return;
+                    }
+                    occurrences += 1;
+                    let stored = m.literals.bytes(literal).unwrap_or_default();
+                    let known = guard.after[(literal - guard.first) as usize].is_some();
+                    after += usize::from(known && hay[start..].starts_with(stored));
+                    for window in [1, 4, 8, 64, 1000] {
+                        // Past the literal, the window is only a budget: a
+                        // guard may die later, never earlier, and as the
+                        // whole walk with a window that reaches the end.
+                        let dies = guard.dies(&m.literals, literal, hay, start, window);
+                        let whole = pattern::guard_dies(&guard.dfa, hay, start, 1000);
+                        assert!(!dies || whole, "{text:?} at {start}, window {window}");
+                        if window == 1000 {
+                            assert_eq!(dies, whole, "{text:?} at {start}");
+                        }
+                    }
+                });
+            }
+        }
+        assert!(
+            after > 20 && after < occurrences,
+            "{after} of {occurrences}"
+        );
     }
 
     proptest::proptest! {

@@ -83,6 +83,17 @@ impl ToolMatcher {
             .map_err(|e| format!("invalid glob set: {e}"))
     }
 
+    /// Whether some glob matches `name`: one search that stops at the
+    /// first match, for a check that only needs to know that its tools name
+    /// the request's. A set that cannot be built names every tool, as in
+    /// [`Self::matches`].
+    pub(crate) fn names(&self, name: &str) -> bool {
+        match self.set.get() {
+            Ok(set) => set.is_match(name),
+            Err(_) => !self.checks.is_empty(),
+        }
+    }
+
     /// Calls `hit(check)` for every check with a glob matching `name`
     /// (a check may be reported more than once). A set that cannot be built
     /// matches every name, so that its checks fail closed (a stage whose
@@ -115,6 +126,7 @@ mod tests {
         let mut out = Vec::new();
         m.matches(name, |c| out.push(c));
         out.sort();
+        assert_eq!(m.names(name), !out.is_empty(), "{globs:?} {name:?}");
         out
     }
 

@@ -82,19 +82,25 @@ const DOCUMENTED_EXAMPLES: &[&str] = &[
     reason = "a validator reads the bytes its length check, or the pattern that matched, guarantees"
 )]
 pub(crate) fn is_placeholder(s: &str) -> bool {
-    let lower = s.to_ascii_lowercase();
-    if PLACEHOLDER_WORDS
-        .iter()
-        .chain(DOCUMENTED_EXAMPLES)
-        .any(|w| lower.contains(w))
-    {
+    let listed = match PLACEHOLDERS.as_ref() {
+        Some(words) => words.is_match(s),
+        None => {
+            let lower = s.to_ascii_lowercase();
+            PLACEHOLDER_WORDS
+                .iter()
+                .chain(DOCUMENTED_EXAMPLES)
+                .any(|w| lower.contains(w))
+        }
+    };
+    if listed {
         return true;
     }
-    let bytes = lower.as_bytes();
+    let bytes = s.as_bytes();
     let (mut same, mut ascending) = (1, 1);
     for pair in bytes.windows(2) {
-        same = if pair[1] == pair[0] { same + 1 } else { 1 };
-        ascending = if pair[1] == pair[0].wrapping_add(1) && pair[1].is_ascii_alphanumeric() {
+        let (a, b) = (pair[0].to_ascii_lowercase(), pair[1].to_ascii_lowercase());
+        same = if b == a { same + 1 } else { 1 };
+        ascending = if b == a.wrapping_add(1) && b.is_ascii_alphanumeric() {
             ascending + 1
         } else {
             1
@@ -105,6 +111,18 @@ pub(crate) fn is_placeholder(s: &str) -> bool {
     }
     false
 }
+
+/// [`PLACEHOLDER_WORDS`] and [`DOCUMENTED_EXAMPLES`] in one automaton,
+/// ASCII case-insensitive: a value is read once for all of them instead of
+/// once per word. `None` only if it could not be built, and then each word
+/// is looked for in turn.
+static PLACEHOLDERS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
+    std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(PLACEHOLDER_WORDS.iter().chain(DOCUMENTED_EXAMPLES))
+            .ok()
+    });
 
 /// Whether the body of a token of a known shape looks randomly generated:
 /// not a placeholder and not of conspicuously low entropy. The bar is low
@@ -391,6 +409,17 @@ mod tests {
         for p in ["Q8vX2mL0pR7tZ4kN", "a9f3c2e1d0b8", "hunter2"] {
             assert!(!is_placeholder(p), "{p}");
         }
+        // Every listed word, in any ASCII case, anywhere in the value.
+        assert!(PLACEHOLDERS.is_some());
+        for word in PLACEHOLDER_WORDS.iter().chain(DOCUMENTED_EXAMPLES) {
+            let upper = word.to_ascii_uppercase();
+            for v in [format!("Q8v{word}X2m"), format!("{upper}Q8vX2m")] {
+                assert!(is_placeholder(&v), "{v}");
+            }
+        }
+        // Runs are judged in any case too: `AbCdEf` ascends.
+        assert!(is_placeholder("q8AbCdEfx2"));
+        assert!(!is_placeholder("q8AbCdExx2"));
     }
 
     #[test]

@@ -493,6 +493,12 @@ pub(crate) struct LiteralSet {
 }
 
 impl LiteralSet {
+    /// The bytes of a literal as the set stores them (ASCII lower case for
+    /// a case-insensitive one).
+    pub(crate) fn bytes(&self, literal: u32) -> Option<&[u8]> {
+        self.literals.get(literal as usize).map(|l| &*l.bytes)
+    }
+
     /// Calls `found(literal, start)` for every occurrence of every literal in
     /// `hay`, overlapping occurrences included. Occurrences of long literals
     /// come in order of their indexed window; short ones after them.

@@ -197,9 +197,7 @@ pub(super) fn shell_lines(
             let Some(tool) = &request.tool else {
                 return out;
             };
-            let mut named = false;
-            tools.matches(&tool.name, |_| named = true);
-            if !named {
+            if !tools.names(&tool.name) {
                 return out;
             }
             match &tool.arguments {

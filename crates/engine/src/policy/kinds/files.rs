@@ -263,12 +263,9 @@ impl FileCheck {
     fn shell_targets(&self, request: &CheckRequest, stage: Stage) -> Vec<Touched> {
         if stage == Stage::ToolUse
             && let (Some(tools), Some(tool)) = (&self.tools, &request.tool)
+            && !tools.names(&tool.name)
         {
-            let mut named = false;
-            tools.matches(&tool.name, |_| named = true);
-            if !named {
-                return Vec::new();
-            }
+            return Vec::new();
         }
         let mut out = Vec::new();
         for (ptr, line) in shell_lines(request, stage, &self.shell) {
@@ -339,12 +336,10 @@ impl FileCheck {
         let Some(tool) = request.tool.as_ref() else {
             return Vec::new();
         };
-        if let Some(tools) = &self.tools {
-            let mut named = false;
-            tools.matches(&tool.name, |_| named = true);
-            if !named {
-                return Vec::new();
-            }
+        if let Some(tools) = &self.tools
+            && !tools.names(&tool.name)
+        {
+            return Vec::new();
         }
         let base = "/tool/arguments";
         let Some(args) = tool.arguments.as_ref() else {

@@ -23,9 +23,7 @@ struct Schema {
 impl Whole for Schema {
     fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
         let tool = cx.request.tool.as_ref()?;
-        let mut named = false;
-        self.tools.matches(&tool.name, |_| named = true);
-        if !named {
+        if !self.tools.names(&tool.name) {
             return None;
         }
         let null = Value::Null;
