@@ -83,6 +83,12 @@ impl ToolMatcher {
             .map_err(|e| format!("invalid glob set: {e}"))
     }
 
+    /// The matcher's identity, shared by its clones: the same key for two
+    /// matchers alive at once means the same globs.
+    pub(crate) fn key(&self) -> usize {
+        Arc::as_ptr(&self.set) as usize
+    }
+
     /// Whether some glob matches `name`: one search that stops at the
     /// first match, for a check that only needs to know that its tools name
     /// the request's. A set that cannot be built names every tool, as in

@@ -39,6 +39,7 @@ use crate::condition::{Bindings, Condition};
 use crate::limits::MAX_ENTRIES_PER_CHECK;
 use crate::pattern::Pattern;
 use crate::ratelimit::Limiter;
+use crate::tools::ToolMatcher;
 
 pub use moderation::CATEGORIES as MODERATION_CATEGORIES;
 
@@ -156,6 +157,9 @@ pub(crate) struct Context<'a> {
     pub(crate) session: Option<&'a crate::session::Session>,
     /// The engine clock's time.
     pub(crate) now_millis: u64,
+    /// Whether a tool matcher names the request's tool, by matcher
+    /// ([`ToolMatcher::key`]), as checks asked ([`Context::names`]).
+    named: std::cell::RefCell<Vec<(usize, bool)>>,
 }
 
 impl<'a> Context<'a> {
@@ -168,7 +172,24 @@ impl<'a> Context<'a> {
             limit_over: None,
             session: None,
             now_millis,
+            named: std::cell::RefCell::new(Vec::new()),
         }
+    }
+
+    /// Whether `tools` names the request's tool (`false` without one). The
+    /// checks of a stage share matchers (the shell tools of `command` and
+    /// file checks): the tool's name is matched once per matcher.
+    pub(crate) fn names(&self, tools: &ToolMatcher) -> bool {
+        let Some(tool) = &self.request.tool else {
+            return false;
+        };
+        let key = tools.key();
+        if let Some(&(_, named)) = self.named.borrow().iter().find(|&&(k, _)| k == key) {
+            return named;
+        }
+        let named = tools.names(&tool.name);
+        self.named.borrow_mut().push((key, named));
+        named
     }
 
     /// The request as CEL sees it.
@@ -321,4 +342,42 @@ fn detectors(
             validate: detector.validate,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::ToolMatcherBuilder;
+
+    fn tools(globs: &[&str]) -> ToolMatcher {
+        let mut b = ToolMatcherBuilder::default();
+        for g in globs {
+            b.add(0, g).unwrap();
+        }
+        b.finish().unwrap()
+    }
+
+    #[test]
+    fn a_tool_is_matched_once_per_matcher_as_that_matcher_says() {
+        let (shell, files) = (tools(&["bash*", "sh"]), tools(&["read_*"]));
+        let line = r#"{"stage": "tool_use", "tool": {"name": "bash_exec"}}"#;
+        let request = crate::parse_request(line).unwrap();
+        let cx = Context::new(&request, Stage::ToolUse, 0);
+        for _ in 0..2 {
+            assert!(cx.names(&shell));
+            assert!(!cx.names(&files));
+            assert!(cx.names(&shell.clone()), "a clone is the same matcher");
+        }
+        assert_eq!(
+            *cx.named.borrow(),
+            [(shell.key(), true), (files.key(), false)]
+        );
+
+        let other = crate::parse_request(r#"{"stage": "tool_use", "tool": {"name": "read_file"}}"#)
+            .unwrap();
+        let cx = Context::new(&other, Stage::ToolUse, 0);
+        assert!(!cx.names(&shell) && cx.names(&files));
+        let none = crate::parse_request(r#"{"stage": "output", "content": "x"}"#).unwrap();
+        assert!(!Context::new(&none, Stage::Output, 0).names(&shell));
+    }
 }

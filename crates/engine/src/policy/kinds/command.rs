@@ -4,7 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use globset::Glob;
-use palisade_protocol::{CheckRequest, ResourceKind, Stage};
+use palisade_protocol::{ResourceKind, Stage};
 use serde_json::{Map, Value};
 
 use super::{Context, Form, Found, Whole, described_entries, unknown};
@@ -65,7 +65,7 @@ struct CommandCheck {
 
 impl Whole for CommandCheck {
     fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
-        let (pointer, detail) = self.first_line(cx.request, cx.stage)?;
+        let (pointer, detail) = self.first_line(cx)?;
         Some(Found {
             pointer,
             detail,
@@ -139,8 +139,8 @@ pub(super) fn field(field: &str) -> (Value, bool) {
 impl CommandCheck {
     /// The pointer of the first shell line with a matching command, and what
     /// the matching pattern catches.
-    fn first_line(&self, request: &CheckRequest, stage: Stage) -> Option<(String, Option<String>)> {
-        for (ptr, line) in shell_lines(request, stage, &self.tools) {
+    fn first_line(&self, cx: &Context<'_>) -> Option<(String, Option<String>)> {
+        for (ptr, line) in shell_lines(cx, &self.tools) {
             let parsed = parsed(&line);
             let commands = &parsed.commands;
             let matched = self.patterns.matches_commands(commands);
@@ -186,18 +186,15 @@ pub(super) fn report_commands(
 /// The shell lines a request would run, with their pointers: the
 /// command-named arguments of a tool that `tools` names, or the targets and
 /// command-named attributes of a process action.
-pub(super) fn shell_lines(
-    request: &CheckRequest,
-    stage: Stage,
-    tools: &ToolMatcher,
-) -> Vec<(String, String)> {
+pub(super) fn shell_lines(cx: &Context<'_>, tools: &ToolMatcher) -> Vec<(String, String)> {
+    let (request, stage) = (cx.request, cx.stage);
     let mut out = Vec::new();
     match stage {
         Stage::ToolUse => {
             let Some(tool) = &request.tool else {
                 return out;
             };
-            if !tools.names(&tool.name) {
+            if !cx.names(tools) {
                 return out;
             }
             match &tool.arguments {

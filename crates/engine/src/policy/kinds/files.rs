@@ -107,7 +107,7 @@ pub(super) fn field(field: &str) -> Option<(Value, bool)> {
 
 impl Whole for FileCheck {
     fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
-        let (pointer, detail) = self.first_target(cx.request, cx.stage)?;
+        let (pointer, detail) = self.first_target(cx)?;
         Some(Found {
             pointer,
             detail,
@@ -153,17 +153,14 @@ impl FileCheck {
     }
 
     /// The pointer of the first file target the rule covers, and why, if any.
-    fn first_target(
-        &self,
-        request: &CheckRequest,
-        stage: Stage,
-    ) -> Option<(String, Option<String>)> {
+    fn first_target(&self, cx: &Context<'_>) -> Option<(String, Option<String>)> {
+        let (request, stage) = (cx.request, cx.stage);
         let mut targets = match stage {
             Stage::Action => action_targets(request),
-            Stage::ToolUse => self.tool_targets(request),
+            Stage::ToolUse => self.tool_targets(cx),
             _ => return None,
         };
-        targets.extend(self.shell_targets(request, stage));
+        targets.extend(self.shell_targets(cx));
         let cwd = request.context_str("cwd");
         let home = request.context_str("home");
         let root = request.context_str("workspaceRoot").or(cwd);
@@ -260,15 +257,16 @@ impl FileCheck {
     }
 
     /// The file operands of the shell lines the request would run.
-    fn shell_targets(&self, request: &CheckRequest, stage: Stage) -> Vec<Touched> {
-        if stage == Stage::ToolUse
-            && let (Some(tools), Some(tool)) = (&self.tools, &request.tool)
-            && !tools.names(&tool.name)
+    fn shell_targets(&self, cx: &Context<'_>) -> Vec<Touched> {
+        if cx.stage == Stage::ToolUse
+            && cx.request.tool.is_some()
+            && let Some(tools) = &self.tools
+            && !cx.names(tools)
         {
             return Vec::new();
         }
         let mut out = Vec::new();
-        for (ptr, line) in shell_lines(request, stage, &self.shell) {
+        for (ptr, line) in shell_lines(cx, &self.shell) {
             let parsed = shell::parsed(&line);
             let (commands, assigned) = (&parsed.commands, &parsed.vars);
             let unwrapped: Vec<Vec<String>> =
@@ -332,12 +330,12 @@ impl FileCheck {
     }
 
     /// The path-named arguments of the tool.
-    fn tool_targets(&self, request: &CheckRequest) -> Vec<Touched> {
-        let Some(tool) = request.tool.as_ref() else {
+    fn tool_targets(&self, cx: &Context<'_>) -> Vec<Touched> {
+        let Some(tool) = cx.request.tool.as_ref() else {
             return Vec::new();
         };
         if let Some(tools) = &self.tools
-            && !tools.names(&tool.name)
+            && !cx.names(tools)
         {
             return Vec::new();
         }

@@ -262,7 +262,7 @@ impl Flow {
             return false;
         };
         let mut any = false;
-        for (pointer, line) in shell_lines(cx.request, cx.stage, shell) {
+        for (pointer, line) in shell_lines(cx, shell) {
             let parsed = parsed(&line);
             for i in 0..parsed.commands.len() {
                 let one = parsed.commands.get(i..=i).unwrap_or_default();

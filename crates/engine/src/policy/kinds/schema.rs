@@ -23,7 +23,7 @@ struct Schema {
 impl Whole for Schema {
     fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
         let tool = cx.request.tool.as_ref()?;
-        if !self.tools.names(&tool.name) {
+        if !cx.names(&self.tools) {
             return None;
         }
         let null = Value::Null;
