@@ -50,6 +50,37 @@ pub(crate) const COMMAND_WORDS: &[&str] = &["command", "commands", "cmd", "cmdli
 /// Names (as words joined) that hold shell lines at the top level only.
 pub(crate) const TOP_COMMAND_NAMES: &[&str] = &["script", "shell", "code", "input", "args", "argv"];
 
+/// Names (as words joined) of members that give the directory a tool runs
+/// in, for any tool.
+pub(crate) const WORKDIR_NAMES: &[&str] = &[
+    "cwd",
+    "workdir",
+    "work dir",
+    "working dir",
+    "working directory",
+    "workingdir",
+    "workingdirectory",
+    "current dir",
+    "current directory",
+    "cwd path",
+    "workdir path",
+];
+
+/// Names (as words joined) of members that give the directory a tool that
+/// runs a shell line runs in (for other tools they name the target).
+pub(crate) const SHELL_DIR_NAMES: &[&str] = &["dir", "directory", "dir path", "directory path"];
+
+/// Last words of the names of members that filter the files a search
+/// reads by name (`glob`, `include`, `iglob`).
+pub(crate) const FILTER_WORDS: &[&str] = &["glob", "globs", "iglob", "include", "includes"];
+
+/// Whether a member name is a file-name filter of a search.
+pub(crate) fn is_filter_name(name: &str) -> bool {
+    name_words(name)
+        .last()
+        .is_some_and(|w| FILTER_WORDS.contains(&w.as_str()))
+}
+
 /// How deep members are looked for.
 const MAX_DEPTH: usize = 64;
 

@@ -156,6 +156,7 @@
 //! (`rm -rf *`) the spelling it names.
 
 pub(crate) mod builtin;
+mod configured;
 #[cfg(test)]
 mod differential;
 mod files;
@@ -234,6 +235,13 @@ pub(crate) struct Command {
     depth: usize,
     /// Whether strings the command runs have been read already.
     expanded: bool,
+    /// Whether the command is followed by `&&`: what comes next runs only
+    /// if it succeeded.
+    pub(crate) and_then: bool,
+    /// For a command a `find` runs on what it finds (`-exec … {} ;`): the
+    /// files `{}` stands for, as globs (each starting point, with the
+    /// name filter when there is one).
+    pub(crate) found: Vec<String>,
 }
 
 /// A redirection of a command.
@@ -422,9 +430,39 @@ pub(crate) fn parsed(line: &str) -> std::rc::Rc<Parsed> {
 fn commands_and_vars(line: &str) -> (Vec<Command>, Vec<(String, Option<String>)>) {
     let mut ctx = Ctx::default();
     parse_text(line.as_bytes(), 0, &mut ctx);
+    // Variables whose value some program runs, set in the line or for a
+    // command (`GIT_SSH_COMMAND=… git fetch`, `env PAGER=… man x`): their
+    // values are lines of their own. Lines read here may set more.
+    let (mut var, mut cmd) = (0, 0);
+    let mut read = 0;
+    while (var < ctx.vars.len() || cmd < ctx.out.len()) && read < MAX_DEFINED {
+        let mut lines: Vec<String> = Vec::new();
+        for (name, value) in ctx.vars.get(var..).unwrap_or_default() {
+            if let Some(value) = value {
+                lines.extend(configured::var_lines(name, value));
+            }
+        }
+        var = ctx.vars.len();
+        for c in ctx.out.get(cmd..).unwrap_or_default() {
+            for (name, value) in configured::assigned_words(&c.words) {
+                lines.extend(configured::var_lines(name, value));
+            }
+        }
+        cmd = ctx.out.len();
+        for l in lines {
+            read += 1;
+            if read > MAX_DEFINED {
+                break;
+            }
+            parse_text(l.as_bytes(), 1, &mut ctx);
+        }
+    }
     opaque::analyse(&mut ctx.out, &ctx.functions);
     (ctx.out, ctx.vars)
 }
+
+/// How many lines that variables of a line stand for are read.
+const MAX_DEFINED: usize = 32;
 
 /// What the parsers of one line share.
 #[derive(Default)]

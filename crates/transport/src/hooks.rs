@@ -694,6 +694,18 @@ impl<'a> Payload<'a> {
         }
     }
 
+    /// The arguments of a tool about to run: [`Self::arguments`], but a
+    /// missing member is an error, as what the tool would do cannot be
+    /// judged without them.
+    fn required_arguments(&self, key: &str) -> Result<Value, HookError> {
+        if self.get(key).is_none() {
+            return Err(HookError::new(format!(
+                "`{key}` is missing: the arguments of the tool about to run are needed to judge it"
+            )));
+        }
+        self.arguments(key)
+    }
+
     fn get(&self, key: &str) -> Option<&'a Value> {
         self.obj.get(key).filter(|v| !v.is_null())
     }

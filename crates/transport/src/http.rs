@@ -6,7 +6,8 @@
 //!
 //! Every error is JSON, `{"error": {"code": "...", "message": "..."}}`: 400
 //! for a bad request (naming the field), 401/403 for authentication, 404 for
-//! an unknown path, 405 for a wrong method, 413 for a body over the limit,
+//! an unknown path, 405 for a wrong method, 413 for a body over the limit
+//! (except a hook's, which is answered in its host's format whatever its size),
 //! 503 when the decision's audit record could not be written (the decision
 //! is then not answered).
 
@@ -36,7 +37,12 @@ pub fn router(service: Arc<Service>) -> Router {
     #[cfg(feature = "mcp")]
     let router = router.merge(crate::mcp::routes());
     #[cfg(feature = "hooks")]
-    let router = router.route("/v1/hooks/{host}", post(hook));
+    // A hook is answered in its host's format whatever its size (a host
+    // lets the call through on any status but 200): it reads its own body.
+    let router = router.route(
+        "/v1/hooks/{host}",
+        post(hook).layer(DefaultBodyLimit::disable()),
+    );
     let router = if service.config().playground {
         crate::playground::routes(router)
     } else {
@@ -201,14 +207,24 @@ async fn hook(
     State(service): State<Arc<Service>>,
     axum::extract::Path(host): axum::extract::Path<String>,
     Authorized(caller, ..): Authorized,
-    Body(raw): Body,
+    body: axum::body::Body,
 ) -> Result<axum::Json<serde_json::Value>, ApiError> {
-    use crate::hooks::{self, HookEnv, Host};
+    use crate::hooks::{self, HookEnv, HookError, Host};
     let Some(host) = Host::from_name(&host) else {
         return Err(ApiError::UnknownHost(format!(
             "no hook host `{host}`; hosts are {}",
             Host::names()
         )));
+    };
+    let raw = match hook_body(body).await {
+        Ok(raw) => raw,
+        Err(message) => {
+            let e = HookError {
+                message,
+                event: None,
+            };
+            return Ok(axum::Json(hooks::refuse(host, &e).body()));
+        }
     };
     let env = HookEnv {
         home: std::env::var("HOME").ok().filter(|h| !h.is_empty()),
@@ -237,6 +253,40 @@ async fn hook(
     }
     Ok(axum::Json(call.answer(&decisions).body()))
 }
+
+/// A hook's body: at most [`hooks::MAX_PAYLOAD_BYTES`](crate::hooks::MAX_PAYLOAD_BYTES)
+/// kept; a larger one is read to its end (up to
+/// [`HOOK_DRAIN_BYTES`], so that the host gets the answer rather than a
+/// broken connection) and refused with its size.
+#[cfg(feature = "hooks")]
+async fn hook_body(body: axum::body::Body) -> Result<Vec<u8>, String> {
+    use futures::StreamExt;
+    let max = crate::hooks::MAX_PAYLOAD_BYTES;
+    let mut stream = body.into_data_stream();
+    let mut raw = Vec::new();
+    let mut total: usize = 0;
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| format!("the hook payload could not be read: {e}"))?;
+        total = total.saturating_add(chunk.len());
+        if total <= max {
+            raw.extend_from_slice(&chunk);
+        } else if total > HOOK_DRAIN_BYTES {
+            break;
+        } else if !raw.is_empty() {
+            raw = Vec::new();
+        }
+    }
+    if total > max {
+        return Err(format!(
+            "the hook payload is over {max} bytes ({total} read); at most {max} are read"
+        ));
+    }
+    Ok(raw)
+}
+
+/// How much of a hook's body over the limit is read, to answer after it.
+#[cfg(feature = "hooks")]
+const HOOK_DRAIN_BYTES: usize = 256 * 1024 * 1024;
 
 async fn health() -> axum::Json<Health> {
     axum::Json(Health {

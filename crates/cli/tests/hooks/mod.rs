@@ -105,6 +105,9 @@ fn unreadable_payloads_are_refused_with_exit_code_2() {
         ("empty tool", pre(json!({"tool_name": ""})).into_bytes(), "`tool_name` must not be empty"),
         ("input a number", pre(json!({"tool_name": "Bash", "tool_input": 5})).into_bytes(), "`tool_input` must be an object"),
         ("cwd an object", pre(json!({"tool_name": "Bash", "cwd": {}})).into_bytes(), "`cwd` must be a string"),
+        // Without its arguments a tool about to run cannot be judged.
+        ("no input", pre(json!({"tool_name": "Write"})).into_bytes(), "`tool_input` is missing"),
+        ("input null", pre(json!({"tool_name": "Bash", "tool_input": null})).into_bytes(), "`tool_input` is missing"),
         (
             "repeated key",
             br#"{"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "README.md", "file_path": ".env"}}"#.to_vec(),
@@ -139,6 +142,36 @@ fn unreadable_payloads_are_refused_with_exit_code_2() {
             "{host}"
         );
     }
+    // Every host's tool about to run without its arguments is refused.
+    for (host, payload, says) in [
+        (
+            "gemini-cli",
+            json!({"hook_event_name": "BeforeTool", "tool_name": "write_file"}),
+            "`tool_input` is missing",
+        ),
+        (
+            "cursor",
+            json!({"hook_event_name": "beforeMCPExecution", "tool_name": "run"}),
+            "`tool_input` is missing",
+        ),
+        (
+            "copilot-cli",
+            json!({"hook_event_name": "preToolUse", "toolName": "bash"}),
+            "`toolArgs` is missing",
+        ),
+    ] {
+        let run = hook(host, &[], payload.to_string());
+        assert_eq!(run.code, 2, "{host}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{host}: {}", run.stderr);
+    }
+    // After a tool ran, its input is not needed to judge its output.
+    let run = hook(
+        "claude-code",
+        &[],
+        json!({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_response": {"stdout": "ok"}})
+            .to_string(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
     // A hook installed for the wrong host refuses instead of letting
     // another host's events through unchecked.
     for (host, payload) in [

@@ -15,6 +15,10 @@ pub(crate) struct PathRules {
     /// File names the `paths` patterns can match (`.env`, `x.pem`, …), to
     /// try against a glob written in a shell line.
     samples: Vec<String>,
+    /// For patterns that name a file by the directory holding it
+    /// (`**/.aws/credentials`): that directory's name, lowercased, and
+    /// sample names of the file, to try in a directory read as a whole.
+    in_dirs: Vec<(String, Vec<String>)>,
 }
 
 impl PathRules {
@@ -29,8 +33,18 @@ impl PathRules {
     /// embedded default policy's), each is parsed when its set is built.
     pub(crate) fn read(paths: &[String], except: &[String], known: bool) -> Result<Self, String> {
         let mut samples = Vec::new();
+        let mut in_dirs: Vec<(String, Vec<String>)> = Vec::new();
         for p in paths {
-            let name = p.rsplit('/').next().unwrap_or(p);
+            let mut parts = p.rsplit('/');
+            let name = parts.next().unwrap_or(p);
+            if let Some(parent) = parts.next()
+                && !name.is_empty()
+                && name != "**"
+                && !parent.is_empty()
+                && !parent.contains(['*', '?', '[', '{', '~'])
+            {
+                in_dirs.push((parent.to_lowercase(), name_samples(name)));
+            }
             if !name.is_empty() && name != "**" {
                 for s in name_samples(name) {
                     if !samples.contains(&s) {
@@ -43,6 +57,7 @@ impl PathRules {
             deny: Globs::new(paths, true, known)?,
             allow: Globs::new(except, false, known)?,
             samples,
+            in_dirs,
         })
     }
 
@@ -69,7 +84,7 @@ impl PathRules {
     ) -> bool {
         for reading in path.readings() {
             let (dir, name) = reading.rsplit_once('/').unwrap_or(("", reading));
-            if !name.contains(['*', '?', '[']) {
+            if !name.contains(['*', '?', '[', '{']) {
                 continue;
             }
             let Ok(glob) = GlobBuilder::new(name)
@@ -97,6 +112,40 @@ impl PathRules {
                     && self.matches(&p, cwd, home)
                 {
                     return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether a directory read as a whole (searched, or its files read
+    /// one by one) holds a file the rule names by that directory:
+    /// `~/.aws` holds `credentials` for `**/.aws/credentials`. Files the
+    /// rule names by their name alone (`.env`, `*.pem`) may be in any
+    /// directory, so they are not assumed in every one searched.
+    pub(crate) fn matches_in_dir(
+        &self,
+        dir: &ResolvedPath,
+        cwd: Option<&str>,
+        home: Option<&str>,
+    ) -> bool {
+        if self.in_dirs.is_empty() {
+            return false;
+        }
+        for reading in dir.readings() {
+            let reading = reading.trim_end_matches('/');
+            let last = file_name(reading);
+            for (parent, names) in &self.in_dirs {
+                if !last.eq_ignore_ascii_case(parent) {
+                    continue;
+                }
+                for name in names {
+                    let candidate = format!("{reading}/{name}");
+                    if let Ok(super::Target::File(p)) = super::resolve(&candidate, None, None)
+                        && self.matches(&p, cwd, home)
+                    {
+                        return true;
+                    }
                 }
             }
         }

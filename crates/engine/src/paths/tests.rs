@@ -621,3 +621,26 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn a_directory_read_whole_holds_the_files_named_by_it() {
+    let rules = PathRules::new(
+        &[
+            "**/.aws/credentials".to_owned(),
+            ".env".to_owned(),
+            "~/.ssh/**".to_owned(),
+        ],
+        &[],
+    )
+    .unwrap();
+    let dir = |p: &str| match resolve(p, Some("/repo"), Some("/home/u")).unwrap() {
+        Target::File(p) => p,
+        Target::NotFile { .. } => panic!("{p}"),
+    };
+    let home = Some("/home/u");
+    assert!(rules.matches_in_dir(&dir("~/.aws"), Some("/repo"), home));
+    assert!(rules.matches_in_dir(&dir("/srv/x/.AWS/"), Some("/repo"), home));
+    // `.env` may be anywhere: a directory is not assumed to hold one.
+    assert!(!rules.matches_in_dir(&dir("/repo"), Some("/repo"), home));
+    assert!(!rules.matches_in_dir(&dir("/home/u/aws"), Some("/repo"), home));
+}

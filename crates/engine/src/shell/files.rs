@@ -242,7 +242,7 @@ const COMPRESSORS: &[&str] = &[
 /// The table of programs with their own rules.
 static PROGRAMS: &[Program] = &[
     Program {
-        short_args: "ABCDdemX",
+        short_args: "ABCDdegmX",
         long_args: &[
             "regexp",
             "after-context",
@@ -575,6 +575,18 @@ pub(crate) fn operands(cmd: &Command, words: &[String]) -> Vec<Operand> {
             Some(k) => dynamic(k, text),
             None => text_dynamic(text),
         };
+        // In what a `find` runs, `{}` is each file it found.
+        if text.contains("{}") && !cmd.found.is_empty() {
+            for item in &cmd.found {
+                let text = text.replace("{}", item);
+                out.push(Operand {
+                    dynamic: text_dynamic(&text),
+                    text,
+                    ops,
+                });
+            }
+            return;
+        }
         out.push(Operand {
             text: text.to_owned(),
             ops,
@@ -742,7 +754,80 @@ fn program_operands(name: &str, words: &[String], push: &mut impl FnMut(&str, Op
             _ => unknown(words, push, 0),
         };
     };
+    if SEARCHERS.contains(&name) {
+        return search(prog, words, push);
+    }
     generic(prog, words, push);
+}
+
+/// Programs that search the files under their operands.
+const SEARCHERS: &[&str] = &[
+    "grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "zegrep", "zfgrep", "pcregrep", "ugrep",
+];
+
+/// A search: its operands, and under each (or under `.` when none is
+/// given) the files its name filters pick (`--include=.env`, `-g '*.pem'`,
+/// `--iglob`), read wherever they are.
+fn search(prog: &Program, words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) {
+    let mut roots: Vec<String> = Vec::new();
+    generic(
+        prog,
+        words,
+        &mut |text: &str, ops: Ops, k: Option<usize>| {
+            if ops.intersects(R) && !roots.iter().any(|r| r == text) {
+                roots.push(text.to_owned());
+            }
+            push(text, ops, k);
+        },
+    );
+    let mut filters: Vec<&str> = Vec::new();
+    let mut k = 1;
+    while let Some(w) = words.get(k) {
+        k += 1;
+        if w == "--" {
+            break;
+        }
+        let value = if let Some(v) = ["--include=", "--glob=", "--iglob=", "--file-glob="]
+            .iter()
+            .find_map(|p| w.strip_prefix(p))
+        {
+            Some(v)
+        } else if matches!(w.as_str(), "--include" | "--glob" | "--iglob" | "-g") {
+            k += 1;
+            words.get(k - 1).map(String::as_str)
+        } else {
+            w.strip_prefix("-g").filter(|v| !v.is_empty())
+        };
+        if let Some(v) = value
+            && !v.starts_with('!')
+        {
+            filters.push(v);
+        }
+    }
+    if filters.is_empty() {
+        return;
+    }
+    if roots.is_empty() {
+        roots.push(".".to_owned());
+    }
+    // A filter is a glob whatever its quoting: it is matched as one.
+    for root in &roots {
+        for filter in &filters {
+            let mut name = *filter;
+            while let Some(r) = name.strip_prefix("**/") {
+                name = r;
+            }
+            let root = root.trim_end_matches('/');
+            let text = if name.starts_with('/') {
+                name.to_owned()
+            } else if root.is_empty() {
+                format!("/{name}")
+            } else {
+                format!("{root}/{name}")
+            };
+            push(&text, R, None);
+        }
+    }
 }
 
 /// Reads options and operands the way GNU programs do (options anywhere
@@ -1261,12 +1346,42 @@ fn git(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) {
     let Some(sub) = words.get(k) else { return };
     let ops = match sub.as_str() {
         "add" | "stage" | "blame" | "annotate" | "diff" | "log" | "hash-object" | "apply"
-        | "am" => R,
+        | "am" | "show" | "cat-file" | "archive" | "grep" | "whatchanged" | "difftool" => R,
         "rm" => D,
         "mv" => RWD,
         "checkout" | "restore" => W,
         _ => return,
     };
+    // A file as committed: `REV:PATH` (`HEAD:.env`, `:.env` for the
+    // index) prints the file's content.
+    let reads_blobs = matches!(
+        sub.as_str(),
+        "show"
+            | "cat-file"
+            | "archive"
+            | "grep"
+            | "diff"
+            | "log"
+            | "blame"
+            | "annotate"
+            | "whatchanged"
+            | "difftool"
+            | "checkout"
+            | "restore"
+    );
+    // `git archive TREE PATH…`: the paths after the tree go into the archive.
+    let mut archive_tree = sub == "archive";
+    if sub == "archive" {
+        for (at, w) in words.iter().enumerate().skip(k + 1) {
+            if let Some(f) = w.strip_prefix("--output=") {
+                push(f, W, Some(at));
+            } else if (w == "-o" || w == "--output")
+                && let Some(f) = words.get(at + 1)
+            {
+                push(f, W, Some(at + 1));
+            }
+        }
+    }
     let takes_arg = |w: &str| {
         matches!(
             w,
@@ -1296,13 +1411,36 @@ fn git(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) {
             continue;
         }
         if !dashdash && w.starts_with('-') {
-            if takes_arg(w) {
+            if takes_arg(w)
+                || (sub == "archive"
+                    && matches!(
+                        w.as_str(),
+                        "-o" | "--output" | "--prefix" | "--format" | "--remote"
+                    ))
+            {
                 j += 1;
             }
             continue;
         }
+        if reads_blobs
+            && !dashdash
+            && let Some((_, path)) = w.split_once(':')
+            && !w.contains("://")
+        {
+            let path = path.trim_start_matches("./");
+            if !path.is_empty() {
+                push(path, R, Some(j - 1));
+            }
+            continue;
+        }
+        if archive_tree && !dashdash {
+            // The tree itself.
+            archive_tree = false;
+            continue;
+        }
         // Before `--`, revisions and paths mix: only path-like words count.
         if dashdash
+            || sub == "archive"
             || matches!(
                 sub.as_str(),
                 "add" | "stage" | "rm" | "mv" | "blame" | "annotate" | "hash-object"
@@ -1434,6 +1572,43 @@ mod tests {
             files("node -e 'x' ./a.js"),
             ["./a.js:read+write+delete+list+stat+exec+spawn"]
         );
+    }
+
+    #[test]
+    fn what_find_runs_gets_what_find_found() {
+        assert_eq!(
+            files("find ~/.ssh -type f -exec cat {} ;"),
+            ["~/.ssh:list", "~/.ssh:read"]
+        );
+        assert_eq!(
+            files("find a -name .env -execdir cp -t /tmp/ {} +"),
+            ["a:list", "a/.env:read", "a/**/.env:read", "/tmp/:write"]
+        );
+        assert_eq!(
+            files("find -iname '*.pem' -exec sh -c 'cat \"$1\"' _ {} ;"),
+            ["./*.pem:read", "./**/*.pem:read"]
+        );
+        // Outside `-exec`, `{}` is a word like any other.
+        assert_eq!(files("cat {}"), ["{}:read"]);
+    }
+
+    #[test]
+    fn files_as_committed_and_search_filters() {
+        assert_eq!(files("git show HEAD:.env"), [".env:read"]);
+        assert_eq!(files("git cat-file -p :./a/.env"), ["a/.env:read"]);
+        assert_eq!(
+            files("git archive -o x.tar HEAD .env"),
+            ["x.tar:write", ".env:read"]
+        );
+        assert_eq!(files("git grep -h KEY HEAD -- .env"), [".env:read"]);
+        assert!(files("git show HEAD~2").is_empty());
+        assert_eq!(
+            files("grep -r --include=.env KEY src"),
+            ["src:read", "src/.env:read"]
+        );
+        assert_eq!(files("rg -uu KEY --glob '**/*.pem'"), ["./*.pem:read"]);
+        assert_eq!(files("rg -g.env KEY"), ["./.env:read"]);
+        assert!(files("rg -g '!.env' KEY").is_empty());
     }
 
     #[test]

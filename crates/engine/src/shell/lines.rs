@@ -1,6 +1,7 @@
 //! Strings that commands run as shell lines (`-c`, `eval`, `watch`, `trap`,
 //! `su -c`, `find -exec`, here-documents fed to a shell), read again.
 
+use super::configured;
 use super::parse::parse_only;
 use super::wrappers::{Seq, Step, unwrap_step};
 use super::{Command, Ctx, MAX_DEPTH, PLACEHOLDER, SHELLS, basename};
@@ -109,6 +110,16 @@ pub(super) fn expand(i: usize, ctx: &mut Ctx) {
                 find_exec(args, depth, ctx);
                 return;
             }
+            "git" => {
+                let (lines, unknown) = configured::git_lines(args);
+                if let Some(why) = unknown {
+                    set_opaque(i, ctx, &why);
+                }
+                for line in lines {
+                    parse_text(line.as_bytes(), depth + 1, ctx);
+                }
+                return;
+            }
             _ => match shell_input(args) {
                 Input::Line { line, params } => Some(positional(line, params)),
                 Input::Stdin if !from_file => {
@@ -145,7 +156,7 @@ pub(super) fn expand(i: usize, ctx: &mut Ctx) {
 /// another command: see [`expand`].
 pub(super) const ACTIONS: &[&str] = &[
     "eval", "watch", "trap", "su", "runuser", "find", "sg", "flock", "script", "ssh", "parallel",
-    "alias",
+    "alias", "git",
 ];
 
 /// What a command reads on its standard input from its own redirections:
@@ -550,8 +561,10 @@ pub(super) fn shell_input(args: &[String]) -> Input<'_> {
 }
 
 /// Lists the body of each `-exec`, `-execdir`, `-ok` and `-okdir` of a
-/// `find` as a command of its own, and reads what those run.
+/// `find` as a command of its own, and reads what those run. Each such
+/// command (and what it runs in turn) knows the files `{}` stands for.
 pub(super) fn find_exec(args: &[String], depth: usize, ctx: &mut Ctx) {
+    let found = find_items(args);
     let mut k = 0;
     while let Some(a) = args.get(k) {
         k += 1;
@@ -572,8 +585,71 @@ pub(super) fn find_exec(args: &[String], depth: usize, ctx: &mut Ctx) {
             continue;
         }
         let pipeline = ctx.pipeline();
+        let first = ctx.out.len();
         ctx.out
             .push(Command::plain(body.to_vec(), pipeline, depth + 1));
-        expand(ctx.out.len() - 1, ctx);
+        expand(first, ctx);
+        for c in ctx.out.get_mut(first..).unwrap_or_default() {
+            if c.found.is_empty() {
+                c.found.clone_from(&found);
+            }
+        }
     }
+}
+
+/// What a `find`'s `{}` stands for: each starting point (`.` when none is
+/// given), under it each file the `-name`, `-iname`, `-path` or `-wholename`
+/// tests pick at any depth, or, without a name test, the starting point
+/// itself (a directory read as a whole).
+fn find_items(args: &[String]) -> Vec<String> {
+    let mut starts: Vec<&str> = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
+    let mut in_expr = false;
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        k += 1;
+        if !in_expr && matches!(a.as_str(), "-H" | "-L" | "-P") {
+            continue;
+        }
+        if a.starts_with('-') || a == "(" || a == "!" {
+            in_expr = true;
+        }
+        if !in_expr {
+            starts.push(a);
+            continue;
+        }
+        match a.as_str() {
+            "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename" => {
+                if let Some(n) = args.get(k) {
+                    names.push(n);
+                    k += 1;
+                }
+            }
+            "-exec" | "-execdir" | "-ok" | "-okdir" => break,
+            _ => {}
+        }
+    }
+    if starts.is_empty() {
+        starts.push(".");
+    }
+    let mut out = Vec::new();
+    for start in &starts {
+        if names.is_empty() {
+            let trimmed = start.trim_end_matches('/');
+            out.push(if trimmed.is_empty() { "/" } else { trimmed }.to_owned());
+        }
+        for name in &names {
+            let name = name.trim_start_matches("*/").trim_start_matches("**/");
+            let name = name.rsplit('/').next().unwrap_or(name);
+            // Directly in the starting point, and deeper.
+            let start = start.trim_end_matches('/');
+            out.push(format!("{start}/{name}"));
+            out.push(format!("{start}/**/{name}"));
+        }
+        if out.len() >= 16 {
+            break;
+        }
+    }
+    out.truncate(16);
+    out
 }

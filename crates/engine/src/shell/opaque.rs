@@ -547,8 +547,9 @@ fn reaches(lang: Lang, code: &str) -> Option<String> {
     }
     let words = identifiers(code);
     let deny = denied(lang);
+    let process_read = lang == Lang::Node && node_process_reads_only(code);
     for (k, w) in words.iter().enumerate() {
-        if deny.contains(w) {
+        if deny.contains(w) && !(process_read && *w == "process") {
             return Some((*w).to_owned());
         }
         if lang == Lang::Python
@@ -582,6 +583,64 @@ fn reaches(lang: Lang, code: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Members of Node's `process` that only tell about the process or print.
+const NODE_PROCESS_READS: &[&str] = &[
+    "version",
+    "versions",
+    "platform",
+    "arch",
+    "argv",
+    "pid",
+    "ppid",
+    "uptime",
+    "hrtime",
+    "memoryUsage",
+    "cpuUsage",
+    "release",
+    "stdout",
+    "stderr",
+    "cwd",
+    "title",
+    "features",
+    "config",
+];
+
+/// Whether every `process` in Node code is followed by a member of
+/// [`NODE_PROCESS_READS`] (`process.version`, `process.stdout.write`), not
+/// one that reaches the system (`process.binding`, `process.mainModule`,
+/// `process.env`, `process["…"]`).
+fn node_process_reads_only(code: &str) -> bool {
+    let b = code.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let mut any = false;
+    for (at, _) in code.match_indices("process") {
+        let before = at.checked_sub(1).and_then(|i| b.get(i)).copied();
+        let after = b.get(at + "process".len()).copied();
+        if before.is_some_and(ident) || after.is_some_and(ident) {
+            // Part of another name (`subprocess`, `processed`).
+            continue;
+        }
+        if before == Some(b'.') {
+            // A member of something else, which is judged on its own.
+            continue;
+        }
+        any = true;
+        let rest = code.get(at + "process".len()..).unwrap_or_default();
+        let Some(member) = rest.strip_prefix('.') else {
+            return false;
+        };
+        let name: String = member
+            .bytes()
+            .take_while(|&c| ident(c))
+            .map(char::from)
+            .collect();
+        if !NODE_PROCESS_READS.contains(&name.as_str()) {
+            return false;
+        }
+    }
+    any
 }
 
 /// The identifiers of `code` (ASCII letters, digits, `_`; R's and

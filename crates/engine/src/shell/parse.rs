@@ -370,7 +370,13 @@ impl<'a> Parser<'a> {
             }
             b'&' => match self.at(1) {
                 Some(b'&') => {
+                    let before = ctx.out.len();
                     self.separate(ctx);
+                    if ctx.out.len() > before
+                        && let Some(c) = ctx.out.last_mut()
+                    {
+                        c.and_then = true;
+                    }
                     self.continued = true;
                     self.pos += 2;
                 }

@@ -32,7 +32,12 @@ pub(super) fn read(host: Host, p: &Payload<'_>) -> Result<HookCall, HookError> {
     let requests = match moment {
         Moment::BeforeTool | Moment::Permission | Moment::AfterTool => {
             let name = p.required_str("tool_name").map_err(fail)?;
-            let input = p.arguments("tool_input").map_err(fail)?;
+            let input = if moment == Moment::AfterTool {
+                p.arguments("tool_input")
+            } else {
+                p.required_arguments("tool_input")
+            }
+            .map_err(fail)?;
             let call_id = p.str("tool_use_id").map_err(fail)?;
             if moment == Moment::AfterTool {
                 let mut r = tool_request(base(Stage::ToolOutput), name, input, call_id);

@@ -35,7 +35,12 @@ pub(super) fn read(p: &Payload<'_>) -> Result<HookCall, HookError> {
     let (moment, requests) = match event.as_str() {
         "preToolUse" | "postToolUse" => {
             let name = p.required_str("toolName").map_err(fail)?;
-            let args = p.arguments("toolArgs").map_err(fail)?;
+            let args = if event == "preToolUse" {
+                p.required_arguments("toolArgs")
+            } else {
+                p.arguments("toolArgs")
+            }
+            .map_err(fail)?;
             if event == "preToolUse" {
                 let r = tool_request(base(Stage::ToolUse), name, args, None);
                 (Moment::BeforeTool, vec![r])

@@ -48,7 +48,7 @@ pub(super) fn read(p: &Payload<'_>) -> Result<HookCall, HookError> {
         }
         "beforeMCPExecution" | "preToolUse" => {
             let name = p.required_str("tool_name").map_err(fail)?;
-            let input = p.arguments("tool_input").map_err(fail)?;
+            let input = p.required_arguments("tool_input").map_err(fail)?;
             let r = tool_request(base(Stage::ToolUse, true), name, input, None);
             (Moment::BeforeTool, vec![r])
         }

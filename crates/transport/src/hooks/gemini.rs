@@ -34,7 +34,12 @@ pub(super) fn read(p: &Payload<'_>) -> Result<HookCall, HookError> {
     let requests = match moment {
         Moment::BeforeTool | Moment::AfterTool => {
             let name = p.required_str("tool_name").map_err(fail)?;
-            let input = p.arguments("tool_input").map_err(fail)?;
+            let input = if moment == Moment::BeforeTool {
+                p.required_arguments("tool_input")
+            } else {
+                p.arguments("tool_input")
+            }
+            .map_err(fail)?;
             if moment == Moment::BeforeTool {
                 vec![tool_request(base(Stage::ToolUse), name, input, None)]
             } else {

@@ -171,3 +171,74 @@ async fn streamed_answer_chunks_are_checked_with_what_came_before() {
     let (_, r) = post(&server, "gemini-cli", chunk("3M9XWTR2PLNB"), None).await;
     assert_eq!(r["decision"], "deny", "{r}");
 }
+
+/// A payload over the service's body limit is still judged (up to the
+/// hook's own limit) and answered in the host's format with status 200: a
+/// host lets the call through on any other status. Above the hook's limit
+/// it is denied, saying why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn payloads_over_the_body_limit_are_judged_not_failed() {
+    let server = start("limits:\n  max_body_bytes: 65536\n", None).await;
+    let filler = "x".repeat(1_100_000);
+    // A large tool output holding a key never reaches the model.
+    let post_tool = json!({"session_id": "big", "cwd": "/srv/app", "hook_event_name": "PostToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "cat dump.log"},
+        "tool_response": {"stdout": format!("{filler}\nAKIAZ7QK3M9XWTR2PLNB\n"), "stderr": ""}});
+    let (s, r) = post(&server, "claude-code", post_tool.to_string(), None).await;
+    assert_eq!(s, 200);
+    assert_eq!(r["decision"], "block", "{}", r["reason"]);
+    // A large write to a secret file is denied.
+    let (s, r) = post(
+        &server,
+        "claude-code",
+        pre_tool(
+            "Write",
+            json!({"file_path": "/root/.ssh/authorized_keys", "content": filler}),
+        ),
+        None,
+    )
+    .await;
+    assert_eq!(s, 200);
+    assert_eq!(r["hookSpecificOutput"]["permissionDecision"], "deny");
+    // A large harmless call is allowed.
+    let (s, r) = post(
+        &server,
+        "claude-code",
+        pre_tool(
+            "Write",
+            json!({"file_path": "/srv/app/big.txt", "content": filler}),
+        ),
+        None,
+    )
+    .await;
+    assert_eq!((s, r), (200, json!({})));
+    // Above the hook's own limit: each host's deny, with the reason.
+    let huge = format!(
+        "{{\"hook_event_name\": \"BeforeTool\", \"tool_name\": \"write_file\", \"tool_input\": {{\"content\": \"{}\"}}}}",
+        "y".repeat(palisade_transport::hooks::MAX_PAYLOAD_BYTES + 10)
+    );
+    let (s, r) = post(&server, "gemini-cli", huge, None).await;
+    assert_eq!(s, 200);
+    assert_eq!(r["decision"], "block", "{r}");
+    assert!(r["reason"].as_str().unwrap().contains("at most"), "{r}");
+}
+
+/// A tool about to run without its arguments cannot be judged: denied.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_call_without_its_arguments_is_denied() {
+    let server = start("", None).await;
+    let body = json!({"session_id": "s1", "cwd": "/srv/app", "hook_event_name": "PreToolUse",
+        "tool_name": "Write"});
+    for host in ["claude-code", "codex"] {
+        let (s, r) = post(&server, host, body.to_string(), None).await;
+        assert_eq!(s, 200);
+        assert_eq!(r["decision"], "block", "{host}: {r}");
+        assert!(
+            r["reason"]
+                .as_str()
+                .unwrap()
+                .contains("`tool_input` is missing"),
+            "{r}"
+        );
+    }
+}

@@ -35,23 +35,66 @@ const DEFAULT_TOOLS: &[&str] = &[
 /// (in any case) when empty, one matcher for the whole process (its set is
 /// built once, for every check that names no tools).
 pub(super) fn shell_tools(tools: &[Glob]) -> Result<ToolMatcher, String> {
-    static DEFAULT: OnceLock<Result<ToolMatcher, String>> = OnceLock::new();
     if tools.is_empty() {
-        return DEFAULT
-            .get_or_init(|| {
-                let mut b = ToolMatcherBuilder::default();
-                for g in DEFAULT_TOOLS {
-                    b.add_any_case(0, g)?;
-                }
-                b.finish().ok_or_else(|| "no tools".to_owned())
-            })
-            .clone();
+        return default_shell_tools().clone();
     }
     let mut b = ToolMatcherBuilder::default();
     for g in tools {
         b.add_glob(0, g.clone());
     }
     b.finish().ok_or_else(|| "no tools".to_owned())
+}
+
+/// The matcher of [`DEFAULT_TOOLS`], one for the whole process.
+fn default_shell_tools() -> &'static Result<ToolMatcher, String> {
+    static DEFAULT: OnceLock<Result<ToolMatcher, String>> = OnceLock::new();
+    DEFAULT.get_or_init(|| {
+        let mut b = ToolMatcherBuilder::default();
+        for g in DEFAULT_TOOLS {
+            b.add_any_case(0, g)?;
+        }
+        b.finish().ok_or_else(|| "no tools".to_owned())
+    })
+}
+
+/// Whether a request's tool runs shell lines: `tools` names it; or, when
+/// `tools` is the default list, the tool part of an MCP tool's name
+/// (`mcp__shell__run_command`'s `run_command`) is in it, or the tool has a
+/// command-named member (`command`, `cmd`) of its own — whatever its name,
+/// a tool given a command runs it.
+fn runs_shell(cx: &Context<'_>, tools: &ToolMatcher) -> (bool, bool) {
+    if cx.names(tools) {
+        return (true, true);
+    }
+    let Some(tool) = &cx.request.tool else {
+        return (false, false);
+    };
+    let default = matches!(default_shell_tools(), Ok(d) if d.key() == tools.key());
+    if !default {
+        return (false, false);
+    }
+    if let Some(part) = mcp_tool_part(&tool.name)
+        && tools.names(part)
+    {
+        return (true, true);
+    }
+    let by_member = match &tool.arguments {
+        Some(Value::Object(args)) => args
+            .iter()
+            .any(|(name, v)| arguments::is_command_name(name, false) && !v.is_null()),
+        _ => false,
+    };
+    (by_member, false)
+}
+
+/// The tool's own name in an MCP tool's full name: `mcp__server__tool`
+/// (Claude Code, Codex), `mcp_server_tool` (Gemini CLI) is taken at its
+/// last double underscore only.
+fn mcp_tool_part(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("mcp__")?;
+    rest.rsplit_once("__")
+        .map(|(_, tool)| tool)
+        .filter(|t| !t.is_empty())
 }
 
 /// A compiled `command` check.
@@ -194,12 +237,17 @@ pub(super) fn shell_lines(cx: &Context<'_>, tools: &ToolMatcher) -> Vec<(String,
             let Some(tool) = &request.tool else {
                 return out;
             };
-            if !cx.names(tools) {
+            // `named`: the tool is a shell by its name, so that its bare
+            // string and its `script`, `code`, … members are lines too.
+            let (shell, named) = runs_shell(cx, tools);
+            if !shell {
                 return out;
             }
             match &tool.arguments {
                 // A bare string is the line itself.
-                Some(Value::String(s)) => out.push(("/tool/arguments".to_owned(), s.clone())),
+                Some(Value::String(s)) if named => {
+                    out.push(("/tool/arguments".to_owned(), s.clone()));
+                }
                 Some(Value::Object(args)) => {
                     // `{"command": "rm", "args": ["-rf", "/"]}` is one line.
                     if let (Some(Value::String(cmd)), Some(Value::Array(rest))) = (
@@ -213,9 +261,18 @@ pub(super) fn shell_lines(cx: &Context<'_>, tools: &ToolMatcher) -> Vec<(String,
                     let found = arguments::members(
                         tool.arguments.as_ref().unwrap_or(&Value::Null),
                         "/tool/arguments",
-                        &|name, depth| arguments::is_command_name(name, depth == 0),
+                        &|name, depth| arguments::is_command_name(name, depth == 0 && named),
                     );
                     for (p, v) in found {
+                        // A tool named only by its member: a patch given as
+                        // its `command` (Codex's `apply_patch`) is data, whose
+                        // files the file checks read as a patch.
+                        if !named
+                            && v.as_str()
+                                .is_some_and(|s| s.trim_start().starts_with("*** Begin Patch"))
+                        {
+                            continue;
+                        }
                         push_line(&mut out, p, v);
                     }
                 }

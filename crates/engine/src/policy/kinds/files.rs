@@ -155,23 +155,53 @@ impl FileCheck {
     /// The pointer of the first file target the rule covers, and why, if any.
     fn first_target(&self, cx: &Context<'_>) -> Option<(String, Option<String>)> {
         let (request, stage) = (cx.request, cx.stage);
+        let cwd = request.context_str("cwd");
+        let home = request.context_str("home");
+        let root = request.context_str("workspaceRoot").or(cwd);
+        let lines = shell_lines(cx, &self.shell);
+        // The directory the tool itself runs in, when its arguments name one
+        // (Codex's `workdir`, Gemini CLI's `dir_path`): relative files of the
+        // call are there, not in the session's `cwd`.
+        let mut base = cwd.map(str::to_owned);
+        let mut dir_member = None;
+        if stage == Stage::ToolUse
+            && let Some((ptr, dir)) = call_dir(request, !lines.is_empty())
+        {
+            match paths::resolve(dir, cwd, home) {
+                Ok(Target::File(p)) => base = Some(p.as_str().to_owned()),
+                Ok(Target::NotFile { .. }) => {}
+                Err(e) => {
+                    return Some((
+                        ptr,
+                        Some(format!(
+                            "the directory the tool runs in cannot be resolved: {e}"
+                        )),
+                    ));
+                }
+            }
+            dir_member = Some(ptr);
+        }
+        let base = base.as_deref();
         let mut targets = match stage {
             Stage::Action => action_targets(request),
             Stage::ToolUse => self.tool_targets(cx),
             _ => return None,
         };
-        targets.extend(self.shell_targets(cx));
-        let cwd = request.context_str("cwd");
-        let home = request.context_str("home");
-        let root = request.context_str("workspaceRoot").or(cwd);
+        targets.extend(self.shell_targets(cx, lines));
         for t in targets {
             if !self.operations.intersects(t.ops) {
                 continue;
             }
+            // The directory member itself is relative to the session's `cwd`.
+            let from = if dir_member.as_deref() == Some(t.pointer.as_str()) && t.shell.is_none() {
+                cwd
+            } else {
+                base
+            };
             let hit = match &t.shell {
-                None => self.target_hit(&t.text, cwd, home, root),
+                None => self.target_hit(&t.text, t.ops, from, cwd, home, root),
                 Some((program, dynamic)) => {
-                    self.operand_hit(&t, program, *dynamic, cwd, home, root)
+                    self.operand_hit(&t, program, *dynamic, from, cwd, home, root)
                 }
             };
             if let Some(why) = hit {
@@ -182,22 +212,31 @@ impl FileCheck {
     }
 
     /// Whether a target written in the request is covered (`Some`), and
-    /// why when that needs saying.
+    /// why when that needs saying. `from` is the directory a relative
+    /// target is in; `cwd` anchors the rule's relative patterns.
     fn target_hit(
         &self,
         text: &str,
+        ops: OperationSet,
+        from: Option<&str>,
         cwd: Option<&str>,
         home: Option<&str>,
         root: Option<&str>,
     ) -> Option<Option<String>> {
-        let resolved = match paths::resolve(text, cwd, home) {
+        let resolved = match paths::resolve(text, from, home) {
             Ok(Target::File(p)) => p,
             Ok(Target::NotFile { .. }) => return None,
             // A target that cannot be read as a path is not let through.
             Err(e) => return Some(Some(format!("the target cannot be resolved: {e}"))),
         };
         let hit = match &self.rule {
-            Rule::Paths(rules) => rules.matches(&resolved, cwd, home),
+            Rule::Paths(rules) => {
+                rules.matches(&resolved, cwd, home)
+                    // A glob names every file it may match, as in a shell line.
+                    || (is_glob(text) && rules.matches_glob(&resolved, cwd, home))
+                    || (ops.intersects(OperationSet::READ)
+                        && rules.matches_in_dir(&resolved, cwd, home))
+            }
             // Without a root nothing can be outside it.
             Rule::Workspace => root.is_some_and(|root| !paths::within(&resolved, root, home)),
         };
@@ -208,11 +247,16 @@ impl FileCheck {
     /// only running the shell can tell is handled as the module docs of
     /// `docs/POLICY.md` say: unknown parts are wildcards for `paths`, and
     /// make a write or delete unknowable for `workspace`.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the directories a shell word is read against, each needed apart"
+    )]
     fn operand_hit(
         &self,
         t: &Touched,
         program: &str,
         dynamic: bool,
+        from: Option<&str>,
         cwd: Option<&str>,
         home: Option<&str>,
         root: Option<&str>,
@@ -223,7 +267,7 @@ impl FileCheck {
         }
         let what = || describe(program, &t.text, t.ops);
         let (text, unknown) = wildcards(&t.text);
-        let resolved = match paths::resolve(&text, cwd, home) {
+        let resolved = match paths::resolve(&text, from, home) {
             Ok(Target::File(p)) => p,
             Ok(Target::NotFile { .. }) => return None,
             Err(e) => return Some(Some(format!("{}, which cannot be resolved: {e}", what()))),
@@ -235,7 +279,9 @@ impl FileCheck {
                 }
                 let hit = rules.matches(&resolved, cwd, home)
                     || ((dynamic || unknown != Unknown::Nothing)
-                        && rules.matches_glob(&resolved, cwd, home));
+                        && rules.matches_glob(&resolved, cwd, home))
+                    || (t.ops.intersects(OperationSet::READ)
+                        && rules.matches_in_dir(&resolved, cwd, home));
                 hit.then(|| Some(what()))
             }
             Rule::Workspace => {
@@ -256,8 +302,8 @@ impl FileCheck {
         }
     }
 
-    /// The file operands of the shell lines the request would run.
-    fn shell_targets(&self, cx: &Context<'_>) -> Vec<Touched> {
+    /// The file operands of `lines`, the shell lines the request would run.
+    fn shell_targets(&self, cx: &Context<'_>, lines: Vec<(String, String)>) -> Vec<Touched> {
         if cx.stage == Stage::ToolUse
             && cx.request.tool.is_some()
             && let Some(tools) = &self.tools
@@ -266,7 +312,7 @@ impl FileCheck {
             return Vec::new();
         }
         let mut out = Vec::new();
-        for (ptr, line) in shell_lines(cx, &self.shell) {
+        for (ptr, line) in lines {
             let parsed = shell::parsed(&line);
             let (commands, assigned) = (&parsed.commands, &parsed.vars);
             let unwrapped: Vec<Vec<String>> =
@@ -275,7 +321,14 @@ impl FileCheck {
             // Directories the line changes to: a relative file after a `cd`
             // may be under any of them (or under `cwd`, in a subshell).
             let mut dirs: Vec<String> = Vec::new();
+            // Whether a `cd` joined by `&&` to this command went before it:
+            // then the command runs only where the `cd` went.
+            let mut moved = false;
+            let mut joined = false;
             for (cmd, words) in commands.iter().zip(&unwrapped) {
+                if !joined {
+                    moved = false;
+                }
                 let program = words
                     .first()
                     .map(|w| w.rsplit('/').next().unwrap_or(w).to_owned())
@@ -291,6 +344,9 @@ impl FileCheck {
                                     ops: op.ops,
                                     shell: Some((program.clone(), op.dynamic)),
                                 });
+                            }
+                            if moved && !dirs.is_empty() {
+                                continue;
                             }
                         }
                         out.push(Touched {
@@ -323,7 +379,11 @@ impl FileCheck {
                         dirs.push(d);
                         dirs.truncate(MAX_READINGS);
                     }
+                    if cmd.and_then && !d_unknown(&vars, dir) {
+                        moved = true;
+                    }
                 }
+                joined = cmd.and_then;
             }
         }
         out
@@ -368,6 +428,9 @@ impl FileCheck {
                 }
             }
         }
+        if self.arguments.is_empty() {
+            out.extend(filter_targets(args, base, ops));
+        }
         for (ptr, v) in found {
             match v {
                 Value::String(s) => out.push(Touched {
@@ -395,6 +458,111 @@ impl FileCheck {
         }
         out
     }
+}
+
+/// The member of a tool call's arguments naming the directory the tool
+/// runs in, with its pointer: a working-directory name (`cwd`, `workdir`,
+/// `working_directory`), or for a tool that runs a shell line also a
+/// directory name (`directory`, `dir_path`), which elsewhere names the
+/// directory acted on.
+fn call_dir(request: &CheckRequest, shell: bool) -> Option<(String, &str)> {
+    let Value::Object(args) = request.tool.as_ref()?.arguments.as_ref()? else {
+        return None;
+    };
+    args.iter().find_map(|(name, v)| {
+        // Every such name holds `dir` or `cwd` (in any case): most names
+        // are passed over without being cut into words.
+        let lower = name.to_ascii_lowercase();
+        if !lower.contains("dir") && !lower.contains("cwd") {
+            return None;
+        }
+        let words = arguments::name_words(name).join(" ");
+        let named = arguments::WORKDIR_NAMES.contains(&words.as_str())
+            || (shell && arguments::SHELL_DIR_NAMES.contains(&words.as_str()));
+        let dir = v.as_str().filter(|d| named && !d.is_empty())?;
+        let mut ptr = "/tool/arguments".to_owned();
+        pointer::push(&mut ptr, name);
+        Some((ptr, dir))
+    })
+}
+
+/// The files a search tool's name filters pick (Claude Code's `Grep`
+/// `glob`, Gemini CLI's `include`): each filter under the directory the
+/// call searches (its first path-named member, else the working
+/// directory), at any depth.
+fn filter_targets(args: &Value, base: &str, ops: OperationSet) -> Vec<Touched> {
+    let filters = arguments::members(args, base, &|name, depth| {
+        depth == 0 && arguments::is_filter_name(name)
+    });
+    if filters.is_empty() {
+        return Vec::new();
+    }
+    let dir = args.as_object().and_then(|map| {
+        map.iter()
+            .filter(|(name, _)| arguments::is_path_name(name))
+            .find_map(|(_, v)| v.as_str())
+            .filter(|d| !d.is_empty())
+    });
+    let mut out = Vec::new();
+    for (ptr, v) in filters {
+        let items: Vec<(String, &str)> = match v {
+            Value::String(s) => vec![(ptr.clone(), s.as_str())],
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| {
+                    let mut p = ptr.clone();
+                    pointer::push_index(&mut p, i);
+                    item.as_str().map(|s| (p, s))
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (p, filter) in items {
+            // `a,b` and `{a,b}` list several filters.
+            let list: Vec<&str> = match filter.strip_prefix('{').and_then(|f| f.strip_suffix('}')) {
+                Some(inner) if !inner.contains(['{', '}']) => inner.split(',').collect(),
+                _ if filter.contains('{') => vec![filter],
+                _ => filter.split(',').collect(),
+            };
+            for one in list {
+                let one = one.trim();
+                if one.is_empty() || one.starts_with('!') {
+                    continue;
+                }
+                out.push(Touched {
+                    pointer: p.clone(),
+                    text: under_filter(dir, one),
+                    ops,
+                    shell: None,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The path a name filter picks under `dir`: an absolute or home filter
+/// as written, else the filter's last components (a leading `**/` is any
+/// depth) under the directory.
+pub(super) fn under_filter(dir: Option<&str>, filter: &str) -> String {
+    if filter.starts_with(['/', '~']) {
+        return filter.to_owned();
+    }
+    let mut rest = filter;
+    while let Some(r) = rest.strip_prefix("**/").or_else(|| rest.strip_prefix("./")) {
+        rest = r;
+    }
+    match dir {
+        Some(d) => format!("{}/{rest}", d.trim_end_matches('/')),
+        None => rest.to_owned(),
+    }
+}
+
+/// Whether a target's file name is a glob.
+fn is_glob(text: &str) -> bool {
+    let name = text.rsplit('/').next().unwrap_or(text);
+    name.contains(['*', '?', '[', '{'])
 }
 
 /// The marker that opens a patch in the format of Codex's `apply_patch`.
@@ -618,6 +786,13 @@ impl Vars {
     }
 }
 
+/// Whether a `cd`'s directory is not known before the line runs.
+fn d_unknown(vars: &Vars, dir: &str) -> bool {
+    vars.expand(dir)
+        .iter()
+        .any(|d| d.contains(['$', '`']) || d.is_empty())
+}
+
 /// What `echo` or `printf` of written words prints (without the newline),
 /// if the text is one such command.
 fn echoed(text: &str) -> Option<String> {
@@ -795,6 +970,11 @@ fn operation_of_tool(name: &str) -> OperationSet {
         "touch",
     ]) {
         "write"
+    } else if has(&["grep", "rg", "ripgrep", "content", "contents"])
+        || (has(&["search"]) && !has(&["file", "files", "name", "names", "path", "paths"]))
+    {
+        // A search that prints what it finds in files reads them.
+        return OperationSet::READ.union(OperationSet::LIST);
     } else if has(&["list", "ls", "glob", "find", "search", "tree", "dir"]) {
         "list"
     } else if has(&["stat", "exists", "info"]) {
@@ -833,5 +1013,27 @@ mod tests {
         );
         assert!(operation_of_tool("move_file").contains(&Operation::Delete));
         assert!(!operation_of_tool("writeFile").contains(&Operation::Read));
+        // A search that prints what it finds reads; one of names lists.
+        for name in ["Grep", "search_file_content", "mcp__fs__grep", "searchText"] {
+            assert!(operation_of_tool(name).contains(&Operation::Read), "{name}");
+            assert!(
+                !operation_of_tool(name).contains(&Operation::Write),
+                "{name}"
+            );
+        }
+        assert!(!operation_of_tool("search_files").contains(&Operation::Read));
+        assert!(operation_of_tool("search_files").contains(&Operation::List));
+    }
+
+    #[test]
+    fn filters_are_placed_under_the_searched_directory() {
+        assert_eq!(under_filter(Some("/repo"), ".env"), "/repo/.env");
+        assert_eq!(under_filter(Some("/repo/"), "**/*.pem"), "/repo/*.pem");
+        assert_eq!(under_filter(None, "./a/.env"), "a/.env");
+        assert_eq!(
+            under_filter(Some("/repo"), "~/.ssh/id_rsa"),
+            "~/.ssh/id_rsa"
+        );
+        assert_eq!(under_filter(Some("/repo"), "/etc/shadow"), "/etc/shadow");
     }
 }

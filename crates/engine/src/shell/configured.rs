@@ -1,0 +1,281 @@
+//! Commands a line defines for later instead of running them by name: git
+//! aliases and the git settings and environment variables whose value git
+//! (or another program) runs as a command (`git -c alias.p='push --force'
+//! p`, `git -c core.sshCommand='…' fetch`, `GIT_SSH_COMMAND='…' git fetch`).
+//!
+//! Each definition is read as the line it stands for, whether or not the
+//! line goes on to use it: what a definition would run is judged like any
+//! other command (as the shell's own `alias` is).
+
+use super::basename;
+
+/// Git settings whose value is a command git runs (lowercased).
+const GIT_COMMAND_KEYS: &[&str] = &[
+    "core.sshcommand",
+    "core.pager",
+    "core.editor",
+    "core.fsmonitor",
+    "core.askpass",
+    "core.hookspath",
+    "sequence.editor",
+    "diff.external",
+    "gpg.program",
+    "gpg.ssh.program",
+    "gpg.openpgp.program",
+    "gpg.x509.program",
+    "credential.helper",
+    "uploadpack.packobjectshook",
+    "interactive.difffilter",
+    "web.browser",
+];
+
+/// Git settings by their first and last parts (`filter.NAME.clean`),
+/// whose value is a command git runs.
+const GIT_COMMAND_KEY_ENDS: &[(&str, &str)] = &[
+    ("filter.", ".clean"),
+    ("filter.", ".smudge"),
+    ("filter.", ".process"),
+    ("merge.", ".driver"),
+    ("diff.", ".command"),
+    ("diff.", ".textconv"),
+    ("difftool.", ".cmd"),
+    ("mergetool.", ".cmd"),
+    ("credential.", ".helper"),
+    ("remote.", ".uploadpack"),
+    ("remote.", ".receivepack"),
+    ("remote.", ".proxy"),
+    ("browser.", ".cmd"),
+];
+
+/// Environment variables whose value a program runs as a command.
+const COMMAND_VARS: &[&str] = &[
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_PAGER",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_ASKPASS",
+    "GIT_PROXY_COMMAND",
+    "SSH_ASKPASS",
+    "EDITOR",
+    "VISUAL",
+    "PAGER",
+    "MANPAGER",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "PROMPT_COMMAND",
+    "BASH_ENV",
+    "ENV",
+];
+
+/// Whether a git setting's value is a command git runs.
+fn runs_value(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    key.starts_with("pager.")
+        || GIT_COMMAND_KEYS.contains(&key.as_str())
+        || GIT_COMMAND_KEY_ENDS
+            .iter()
+            .any(|(head, tail)| key.starts_with(head) && key.ends_with(tail))
+}
+
+/// The lines a git setting stands for: an alias is `git VALUE` (with the
+/// words after the alias when the command uses it) or, starting with `!`,
+/// a shell line; a setting that runs its value is that value.
+fn setting_lines(key: &str, value: &str, used_with: Option<&[String]>) -> Vec<String> {
+    let lower = key.to_ascii_lowercase();
+    let rest = used_with
+        .map(|words| words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+    if lower.starts_with("alias.") {
+        let line = match value.strip_prefix('!') {
+            Some(shell) => format!("{shell} {rest}"),
+            None => format!("git {value} {rest}"),
+        };
+        return vec![line.trim_end().to_owned()];
+    }
+    if runs_value(&lower) {
+        return vec![value.trim_start_matches('!').to_owned()];
+    }
+    Vec::new()
+}
+
+/// A word quoted for a shell line.
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+/// What a git command defines: the lines of its `-c KEY=VALUE` settings
+/// and of its `git config KEY VALUE` (`git config set KEY VALUE`), and why
+/// it cannot be known, for a setting taken from the environment
+/// (`--config-env`).
+pub(super) fn git_lines(args: &[String]) -> (Vec<String>, Option<String>) {
+    let mut settings: Vec<(String, String)> = Vec::new();
+    let mut unknown = None;
+    let mut k = 0;
+    // Global options, before the subcommand.
+    while let Some(w) = args.get(k) {
+        k += 1;
+        let setting = if w == "-c" {
+            k += 1;
+            args.get(k - 1).map(String::as_str)
+        } else if let Some(s) = w.strip_prefix("-c") {
+            Some(s)
+        } else if let Some(s) = w.strip_prefix("--config-env=") {
+            if let Some((key, _)) = s.split_once('=')
+                && (key.to_ascii_lowercase().starts_with("alias.") || runs_value(key))
+            {
+                unknown = Some(format!(
+                    "git takes `{key}` from an environment variable, so what it runs is not known"
+                ));
+            }
+            None
+        } else if matches!(
+            w.as_str(),
+            "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--exec-path" | "--config-env"
+        ) {
+            k += 1;
+            None
+        } else if w.starts_with('-') {
+            None
+        } else {
+            k -= 1;
+            break;
+        };
+        if let Some((key, value)) = setting.and_then(|s| s.split_once('=')) {
+            settings.push((key.to_owned(), value.to_owned()));
+        }
+    }
+    let sub = args.get(k).map(String::as_str);
+    let rest = args.get(k + 1..).unwrap_or_default();
+    if sub == Some("config") {
+        // `git config [options] KEY VALUE`, `git config set KEY VALUE`.
+        let operands: Vec<&String> = rest
+            .iter()
+            .filter(|w| !w.starts_with('-'))
+            .filter(|w| !matches!(w.as_str(), "set" | "--add" | "--replace-all"))
+            .collect();
+        if let [key, value, ..] = operands.as_slice()
+            && key.contains('.')
+        {
+            settings.push(((*key).clone(), (*value).clone()));
+        }
+    }
+    let mut lines = Vec::new();
+    for (key, value) in &settings {
+        let alias = key
+            .split_once('.')
+            .filter(|(head, _)| head.eq_ignore_ascii_case("alias"))
+            .map(|(_, name)| name);
+        let used = alias.is_some_and(|name| sub == Some(name));
+        lines.extend(setting_lines(key, value, used.then_some(rest)));
+    }
+    (lines, unknown)
+}
+
+/// The lines that environment variables a line sets stand for: those of
+/// [`COMMAND_VARS`], and git's settings given through the environment
+/// (`GIT_CONFIG_VALUE_n`, `GIT_CONFIG_PARAMETERS`), whose keys are read as
+/// both an alias and a command.
+pub(super) fn var_lines(name: &str, value: &str) -> Vec<String> {
+    if COMMAND_VARS.contains(&name) {
+        return vec![value.to_owned()];
+    }
+    if name.starts_with("GIT_CONFIG_VALUE_") {
+        let mut out = setting_lines("alias.x", value, None);
+        out.push(value.trim_start_matches('!').to_owned());
+        return out;
+    }
+    if name == "GIT_CONFIG_PARAMETERS" {
+        // `'key=value' 'key=value'`, each quoted.
+        return value
+            .split('\'')
+            .filter_map(|s| s.split_once('='))
+            .flat_map(|(key, value)| setting_lines(key.trim(), value, None))
+            .collect();
+    }
+    Vec::new()
+}
+
+/// The `NAME=VALUE` words of a command that sets variables for what it
+/// runs or for the rest of the line (`env`, `export`, `declare`, …).
+pub(super) fn assigned_words(words: &[String]) -> Vec<(&str, &str)> {
+    let Some(first) = words.first() else {
+        return Vec::new();
+    };
+    if !matches!(
+        basename(first),
+        "env" | "export" | "declare" | "typeset" | "local" | "readonly"
+    ) {
+        return Vec::new();
+    }
+    words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-'))
+        .filter_map(|w| w.split_once('='))
+        .filter(|(n, _)| !n.is_empty() && n.bytes().all(|b| b == b'_' || b.is_ascii_alphanumeric()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split(' ').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn aliases_are_the_lines_they_stand_for() {
+        let args = vec![
+            "-c".to_owned(),
+            "alias.p=push --force".to_owned(),
+            "p".to_owned(),
+        ];
+        assert_eq!(git_lines(&args).0, ["git push --force"]);
+        let args = vec!["-calias.x=!rm -rf ~".to_owned(), "y".to_owned()];
+        assert_eq!(git_lines(&args).0, ["rm -rf ~"]);
+        let args = vec![
+            "config".to_owned(),
+            "--global".to_owned(),
+            "alias.p".to_owned(),
+            "!sh -c id".to_owned(),
+        ];
+        assert_eq!(git_lines(&args).0, ["sh -c id"]);
+    }
+
+    #[test]
+    fn settings_that_run_commands() {
+        let args = vec![
+            "-c".to_owned(),
+            "core.sshCommand=rm -rf ~".to_owned(),
+            "fetch".to_owned(),
+        ];
+        assert_eq!(git_lines(&args).0, ["rm -rf ~"]);
+        let args = vec![
+            "-c".to_owned(),
+            "filter.x.smudge=curl evil".to_owned(),
+            "checkout".to_owned(),
+        ];
+        assert_eq!(git_lines(&args).0, ["curl evil"]);
+        let args = vec!["-c".to_owned(), "user.name=rm -rf /".to_owned()];
+        assert!(git_lines(&args).0.is_empty(), "a name runs nothing");
+        let (_, unknown) = git_lines(&words("--config-env=alias.p=X p"));
+        assert!(unknown.is_some());
+    }
+
+    #[test]
+    fn variables_that_run_commands() {
+        assert_eq!(var_lines("GIT_SSH_COMMAND", "rm -rf ~"), ["rm -rf ~"]);
+        assert_eq!(
+            var_lines("GIT_CONFIG_VALUE_0", "push --force"),
+            ["git push --force", "push --force"]
+        );
+        assert_eq!(
+            var_lines("GIT_CONFIG_PARAMETERS", "'alias.p=push -f'"),
+            ["git push -f"]
+        );
+        assert!(var_lines("HOME", "/x").is_empty());
+    }
+}
