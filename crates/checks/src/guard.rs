@@ -188,6 +188,21 @@ impl Guard {
         request: &CheckRequest,
         over: Option<&[(usize, bool)]>,
     ) -> Result<Decision, GuardError> {
+        let mut decision = self.decide_unrecorded(request, over).await?;
+        self.record(tenant, request, &mut decision).await?;
+        Ok(decision)
+    }
+
+    /// [`Guard::check_with_limits`] without the audit record: for a caller
+    /// that adds to the decision what it alone knows (the warnings of
+    /// shared state it read and wrote) and then records the decision it
+    /// answers, whole, with [`Guard::audit`]. A decision from here must not
+    /// be answered without that record.
+    pub async fn decide_unrecorded(
+        &self,
+        request: &CheckRequest,
+        over: Option<&[(usize, bool)]>,
+    ) -> Result<Decision, GuardError> {
         self.refuse_unknown(request)?;
         let evaluation = match over {
             Some(over) => self.engine.begin_with_limits(request, over)?,
@@ -199,9 +214,7 @@ impl Guard {
         } else {
             self.run_async(request, evaluation.stage(), &pending).await
         };
-        let mut decision = self.engine.finish(request, evaluation, &outcomes);
-        self.record(tenant, request, &mut decision).await?;
-        Ok(decision)
+        Ok(self.engine.finish(request, evaluation, &outcomes))
     }
 
     /// Gives a decision made outside the guard (a circuit breaker's block)
@@ -263,6 +276,12 @@ impl Guard {
         let mut calls = Vec::new();
         for &c in pending {
             let Some(check) = checks.get(c) else {
+                outcomes.push((
+                    c,
+                    AsyncOutcome::Failed {
+                        cause: format!("no check at index {c} in the policy in force"),
+                    },
+                ));
                 continue;
             };
             let type_name = check.kind.type_name();
@@ -365,7 +384,14 @@ impl Guard {
                     "no service: this build of palisade-checks has no `mcp` feature".into(),
                 );
             }
-            _ => return (index, AsyncOutcome::Pass),
+            // A check type this guard does not know how to call never
+            // passes unseen: it fails, and its `on_error` decides.
+            other => {
+                return failed(format!(
+                    "the check type `{}` cannot be run by this guard",
+                    other.type_name()
+                ));
+            }
         };
         let own = Instant::now() + Duration::from_millis(call_ms);
         let limit = own.min(deadline);
@@ -477,5 +503,37 @@ impl GuardStream<'_> {
             .await?;
         decision.is_final = Some(true);
         Ok(decision)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use palisade_engine::{CheckKind, Engine};
+    use palisade_protocol::{CheckRequest, Stage};
+
+    use super::*;
+
+    /// A check type the guard has no call for fails (so that its
+    /// `on_error` decides), never passes.
+    #[tokio::test]
+    async fn a_check_type_without_a_call_fails() {
+        let guard = Guard::new(Engine::default_policy().unwrap(), &GuardConfig::default()).unwrap();
+        let request = CheckRequest::new()
+            .with_stage(Stage::Input)
+            .with_content("x");
+        let kind = CheckKind::ToolPattern {
+            tools: vec!["x".to_owned()],
+        };
+        let deadline = Instant::now() + Duration::from_secs(1);
+        let (index, outcome) = guard
+            .call(3, &kind, &request, Stage::Input, deadline, 1000)
+            .await;
+        assert_eq!(index, 3);
+        match outcome {
+            AsyncOutcome::Failed { cause } => {
+                assert!(cause.contains("`tool_pattern` cannot be run"), "{cause}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -537,12 +537,11 @@ impl Service {
                     .await;
             }
         };
-        let decision = caller
+        let mut decision = caller
             .guard
-            .check_with_limits(Some(&caller.tenant), request, admitted.over.as_deref())
+            .decide_unrecorded(request, admitted.over.as_deref())
             .await
             .map_err(DecideError::from_guard)?;
-        let mut decision = decision;
         if let Some((id, version)) = session
             && let Some(warning) = self
                 .session_write(caller, id, version, &decision.request_id)
@@ -551,6 +550,13 @@ impl Service {
             warnings.push(warning);
         }
         decision.warnings.extend(warnings);
+        // Recorded last, once, as answered: every warning above is in the
+        // record (what was not applied is what an incident review needs).
+        caller
+            .guard
+            .audit(Some(&caller.tenant), request, &mut decision)
+            .await
+            .map_err(DecideError::Audit)?;
         self.count_decision(
             &caller.tenant,
             request.effective_stage(),

@@ -620,3 +620,50 @@ fn a_flow_session_is_shared_by_the_replicas() {
     stop(a);
     stop(b);
 }
+
+/// With the shared state down and `on_error: allow`, the answer says what
+/// was not applied (the limits, the session's state) and the audit record
+/// is that answer: the same decision and the same findings, warnings
+/// included. Needs no `redis-server`: nothing listens on the port.
+#[test]
+fn the_audit_record_is_the_answer_when_the_state_fails_open() {
+    let dir = TempDir::new("replicas-record");
+    let limits = "rate_limits: { per_agent: { requests: 1000, per_secs: 60 } }\n";
+    let cfg = config(&dir, free_port(), "allow", limits);
+    dir.write(
+        "policy.yaml",
+        "checks:\n  - { id: no-bluebird, stage: input, type: blocklist, words: [bluebird] }\n  - { id: flows, stage: tool_use, type: flow, on_fail: ask }\n",
+    );
+    let (server, addr) = serve(&["--config", arg(&cfg)], Some(dir.path()), &[]);
+    let request = json!({"sessionId": "s-1", "agent": {"id": "x"},
+        "tool": {"name": "fetch", "arguments": {"url": "https://example.com/"}}});
+    let (s, answer) = post(&addr, "/v1/check", &request);
+    assert_eq!(s, 200, "{answer}");
+    let warned: Vec<&str> = answer["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["reasonCode"].as_str().unwrap())
+        .collect();
+    // The limits were not applied, and the session could not be read.
+    assert!(warned.len() >= 2, "{answer}");
+    assert!(warned.iter().all(|r| *r == "state.unavailable"), "{answer}");
+    stop(server);
+    let records = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
+    let record: Value = serde_json::from_str(records.lines().last().unwrap()).unwrap();
+    assert_eq!(record["receiptId"], answer["receiptId"], "{record}");
+    assert_eq!(record["decision"], answer["decision"], "{record}");
+    let mut ids: Vec<&str> = Vec::new();
+    for f in answer["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(answer["warnings"].as_array().unwrap())
+    {
+        let id = f["checkId"].as_str().unwrap();
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    assert_eq!(record["checks"], json!(ids), "{record}\n{answer}");
+}
