@@ -242,6 +242,9 @@ pub(crate) struct Command {
     /// files `{}` stands for, as globs (each starting point, with the
     /// name filter when there is one).
     pub(crate) found: Vec<String>,
+    /// Whether [`Command::found`] is what `xargs` appends to the command
+    /// (`find ~/.ssh | xargs cat`), rather than what `{}` stands for.
+    pub(crate) found_appended: bool,
 }
 
 /// A redirection of a command.
@@ -431,8 +434,10 @@ fn commands_and_vars(line: &str) -> (Vec<Command>, Vec<(String, Option<String>)>
     let mut ctx = Ctx::default();
     parse_text(line.as_bytes(), 0, &mut ctx);
     // Variables whose value some program runs, set in the line or for a
-    // command (`GIT_SSH_COMMAND=… git fetch`, `env PAGER=… man x`): their
-    // values are lines of their own. Lines read here may set more.
+    // command (`GIT_SSH_COMMAND=… git fetch`, `env PAGER=… man x`), and
+    // options whose value a program runs (`ssh -o ProxyCommand=…`,
+    // `rsync -e …`): their values are lines of their own. Lines read here
+    // may set more.
     let (mut var, mut cmd) = (0, 0);
     let mut read = 0;
     while (var < ctx.vars.len() || cmd < ctx.out.len()) && read < MAX_DEFINED {
@@ -447,6 +452,7 @@ fn commands_and_vars(line: &str) -> (Vec<Command>, Vec<(String, Option<String>)>
             for (name, value) in configured::assigned_words(&c.words) {
                 lines.extend(configured::var_lines(name, value));
             }
+            lines.extend(configured::option_lines(&c.unwrapped()));
         }
         cmd = ctx.out.len();
         for l in lines {
@@ -457,6 +463,7 @@ fn commands_and_vars(line: &str) -> (Vec<Command>, Vec<(String, Option<String>)>
             parse_text(l.as_bytes(), 1, &mut ctx);
         }
     }
+    lines::xargs_fed_by_find(&mut ctx.out);
     opaque::analyse(&mut ctx.out, &ctx.functions);
     (ctx.out, ctx.vars)
 }

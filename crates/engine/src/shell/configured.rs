@@ -197,6 +197,136 @@ pub(super) fn var_lines(name: &str, value: &str) -> Vec<String> {
     Vec::new()
 }
 
+/// Options whose value a program runs as a command: by program, the
+/// option's spellings (`--name=` forms end in `=`; a short option also
+/// takes its value attached).
+const COMMAND_OPTIONS: &[(&[&str], &[&str])] = &[
+    (&["rsync"], &["-e", "--rsh", "--rsh="]),
+    (
+        &["git"],
+        &[
+            "--upload-pack",
+            "--upload-pack=",
+            "--receive-pack",
+            "--receive-pack=",
+            "--exec",
+            "--exec=",
+        ],
+    ),
+    (
+        &["tar", "gtar", "bsdtar"],
+        &[
+            "-I",
+            "--use-compress-program",
+            "--use-compress-program=",
+            "--to-command",
+            "--to-command=",
+            "--rsh-command",
+            "--rsh-command=",
+            "-F",
+            "--info-script",
+            "--info-script=",
+            "--new-volume-script",
+            "--new-volume-script=",
+        ],
+    ),
+    (&["sort"], &["--compress-program", "--compress-program="]),
+    (&["zip"], &["-TT", "--unzip-command", "--unzip-command="]),
+];
+
+/// Programs that only carry a connection when another program gives them
+/// as its remote shell (`rsync -e ssh`, `ProxyCommand=ssh -W …`): their
+/// own settings are read, not the missing command.
+const REMOTE_SHELLS: &[&str] = &["ssh", "rsh", "autossh", "plink", "dbclient"];
+
+/// The line an option's value stands for: the value, or for a remote
+/// shell only the commands its own options run.
+fn value_lines(value: &str, out: &mut Vec<String>) {
+    let first = value.split_whitespace().next().unwrap_or_default();
+    if REMOTE_SHELLS.contains(&basename(first)) {
+        for c in super::commands(value) {
+            out.extend(option_lines(&c.unwrapped()));
+        }
+        return;
+    }
+    out.push(value.to_owned());
+}
+
+/// `ssh -o` settings whose value runs on this machine (lowercased).
+const SSH_COMMAND_SETTINGS: &[&str] = &["proxycommand", "localcommand", "knownhostscommand"];
+
+/// The lines that options of a command stand for: the values of options
+/// that give a command the program runs ([`COMMAND_OPTIONS`]), ssh's
+/// `-o ProxyCommand=…` and the like, and tar's `--checkpoint-action=exec=…`.
+/// `words` are the command's words without its wrappers.
+pub(super) fn option_lines(words: &[String]) -> Vec<String> {
+    let Some(first) = words.first() else {
+        return Vec::new();
+    };
+    let name = basename(first);
+    let mut out = Vec::new();
+    if matches!(name, "ssh" | "scp" | "sftp" | "autossh" | "sshfs") {
+        let mut k = 1;
+        while let Some(w) = words.get(k) {
+            k += 1;
+            let setting = if w == "-o" {
+                k += 1;
+                words.get(k - 1).map(String::as_str)
+            } else {
+                w.strip_prefix("-o")
+            };
+            let Some(setting) = setting else { continue };
+            // `Key=value` or `Key value`.
+            let (key, value) = match setting.split_once(['=', ' ']) {
+                Some((k, v)) => (k.trim(), v.trim()),
+                None => continue,
+            };
+            if SSH_COMMAND_SETTINGS.contains(&key.to_ascii_lowercase().as_str()) {
+                value_lines(value, &mut out);
+            }
+        }
+        return out;
+    }
+    if matches!(name, "tar" | "gtar" | "bsdtar") {
+        for w in words {
+            if let Some(action) = w.strip_prefix("--checkpoint-action=exec=") {
+                out.push(action.to_owned());
+            }
+        }
+    }
+    let Some((_, options)) = COMMAND_OPTIONS
+        .iter()
+        .find(|(names, _)| names.contains(&name))
+    else {
+        return out;
+    };
+    let mut k = 1;
+    while let Some(w) = words.get(k) {
+        k += 1;
+        if w == "--" {
+            break;
+        }
+        for option in options.iter() {
+            if let Some(long) = option.strip_suffix('=') {
+                if let Some(value) = w.strip_prefix(long).and_then(|r| r.strip_prefix('=')) {
+                    value_lines(value, &mut out);
+                }
+            } else if w == option {
+                if let Some(value) = words.get(k) {
+                    value_lines(value, &mut out);
+                    k += 1;
+                }
+            } else if option.len() == 2
+                && let Some(value) = w.strip_prefix(option).filter(|v| !v.is_empty())
+            {
+                // `-eCMD`, `-Icmd`: a short option with its value attached.
+                value_lines(value, &mut out);
+            }
+        }
+    }
+    out
+}
+
 /// The `NAME=VALUE` words of a command that sets variables for what it
 /// runs or for the rest of the line (`env`, `export`, `declare`, …).
 pub(super) fn assigned_words(words: &[String]) -> Vec<(&str, &str)> {
@@ -263,6 +393,55 @@ mod tests {
         assert!(git_lines(&args).0.is_empty(), "a name runs nothing");
         let (_, unknown) = git_lines(&words("--config-env=alias.p=X p"));
         assert!(unknown.is_some());
+    }
+
+    #[test]
+    fn options_that_run_commands() {
+        let w = |words: &[&str]| -> Vec<String> { words.iter().map(|s| (*s).to_owned()).collect() };
+        assert_eq!(
+            option_lines(&w(&["ssh", "-o", "ProxyCommand=rm -rf ~", "h"])),
+            ["rm -rf ~"]
+        );
+        assert_eq!(
+            option_lines(&w(&["scp", "-oLocalCommand id", "a", "h:b"])),
+            ["id"]
+        );
+        assert_eq!(
+            option_lines(&w(&["rsync", "-e", "sh -c 'rm -rf ~'", "a", "h:"])),
+            ["sh -c 'rm -rf ~'"]
+        );
+        // A remote shell carries the connection: only its own settings run.
+        assert!(option_lines(&w(&["rsync", "--rsh=ssh -p 2", "a", "h:"])).is_empty());
+        assert_eq!(
+            option_lines(&w(&[
+                "rsync",
+                "-e",
+                "ssh -o 'ProxyCommand=rm -rf ~'",
+                "a",
+                "h:"
+            ])),
+            ["rm -rf ~"]
+        );
+        assert_eq!(
+            option_lines(&w(&["git", "ls-remote", "--upload-pack=touch x", "."])),
+            ["touch x"]
+        );
+        assert_eq!(
+            option_lines(&w(&[
+                "tar",
+                "xf",
+                "a.tar",
+                "--to-command=sh",
+                "--checkpoint-action=exec=id"
+            ])),
+            ["id", "sh"]
+        );
+        assert_eq!(
+            option_lines(&w(&["tar", "-Ixz", "-xf", "a.tar.xz"])),
+            ["xz"]
+        );
+        assert!(option_lines(&w(&["ssh", "-o", "Port=22", "h"])).is_empty());
+        assert!(option_lines(&w(&["rsync", "-av", "a", "b"])).is_empty());
     }
 
     #[test]

@@ -594,7 +594,14 @@ pub(crate) fn operands(cmd: &Command, words: &[String]) -> Vec<Operand> {
         });
     };
     if let Some(first) = words.first() {
-        program_operands(basename(first), words, &mut push);
+        if cmd.found_appended && !cmd.found.is_empty() {
+            // `xargs` appends what it reads: here, what a `find` found.
+            let mut appended = words.to_vec();
+            appended.push("{}".to_owned());
+            program_operands(basename(first), &appended, &mut push);
+        } else {
+            program_operands(basename(first), words, &mut push);
+        }
     }
     for r in &cmd.redirects {
         if let Some(ops) = redirect_ops(r) {

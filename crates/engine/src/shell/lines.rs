@@ -597,6 +597,38 @@ pub(super) fn find_exec(args: &[String], depth: usize, ctx: &mut Ctx) {
     }
 }
 
+/// Gives each command that `xargs` runs on what a `find` prints through a
+/// pipe (`find ~/.ssh -type f | xargs cat`) the files the `find` finds, as
+/// operands `xargs` appends.
+pub(super) fn xargs_fed_by_find(out: &mut [Command]) {
+    for i in 0..out.len() {
+        let Some(me) = out.get(i) else { continue };
+        let by_xargs = me.found.is_empty()
+            && me.words.iter().any(|w| basename(w) == "xargs")
+            && me.unwrapped().len() < me.words.len();
+        if !by_xargs {
+            continue;
+        }
+        let (pipeline, depth) = (me.pipeline, me.depth);
+        let feeder = out
+            .get(..i)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .find(|c| c.pipeline == pipeline && c.depth == depth);
+        let Some(feeder) = feeder else { continue };
+        let words = feeder.unwrapped();
+        if words.first().is_none_or(|w| basename(w) != "find") {
+            continue;
+        }
+        let found = find_items(words.get(1..).unwrap_or_default());
+        if let Some(me) = out.get_mut(i) {
+            me.found = found;
+            me.found_appended = true;
+        }
+    }
+}
+
 /// What a `find`'s `{}` stands for: each starting point (`.` when none is
 /// given), under it each file the `-name`, `-iname`, `-path` or `-wholename`
 /// tests pick at any depth, or, without a name test, the starting point
