@@ -157,6 +157,19 @@ pub fn default_replacement(stage: Stage) -> &'static str {
     }
 }
 
+/// The text shown instead of content that waits for a human's
+/// confirmation (`ask`) when the check sets none.
+pub fn default_ask_replacement(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Input => "This request is waiting for a human's confirmation.",
+        Stage::Output => "This response is withheld until a human confirms it.",
+        Stage::ToolUse => "This tool call is waiting for a human's confirmation.",
+        Stage::ToolOutput => "This tool output is withheld until a human confirms it.",
+        Stage::Action => "This action is waiting for a human's confirmation.",
+        _ => "This is waiting for a human's confirmation.",
+    }
+}
+
 fn default_message(check: &Check) -> &'static str {
     crate::policy::kinds::default_message(check.kind.check_type())
 }
@@ -1077,12 +1090,13 @@ pub(crate) fn build(
                     }
                     (_, None) => format!("{noun} blocked by guardrail check '{}'", check.id),
                 });
-                decision.replacement = Some(
-                    check
-                        .replacement
-                        .clone()
-                        .unwrap_or_else(|| default_replacement(stage).to_owned()),
-                );
+                decision.replacement = Some(check.replacement.clone().unwrap_or_else(|| {
+                    if kind == DecisionKind::Ask {
+                        default_ask_replacement(stage).to_owned()
+                    } else {
+                        default_replacement(stage).to_owned()
+                    }
+                }));
             }
         }
         DecisionKind::Modify => {

@@ -53,7 +53,9 @@ const DEFAULT_POLICY_JSON: &str = include_str!("default_policy.json");
 pub use error::{PolicyError, PolicyErrors, RequestError};
 pub use eval::closest_member;
 pub use eval::stream;
-pub use eval::{AsyncOutcome, Evaluation, RateLimitKey, default_replacement};
+pub use eval::{
+    AsyncOutcome, Evaluation, RateLimitKey, default_ask_replacement, default_replacement,
+};
 pub use policy::read::json_type;
 pub use policy::{Check, CheckKind, CheckType, OnError, OnFail, Policy};
 pub use ratelimit::{Clock, SystemClock};

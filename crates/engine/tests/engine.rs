@@ -24,7 +24,7 @@ mod properties;
 mod sessions;
 mod util;
 
-use palisade_engine::{OnFail, default_replacement, parse_request};
+use palisade_engine::{OnFail, default_ask_replacement, default_replacement, parse_request};
 use palisade_protocol::{Decision, DecisionKind, FindingAction, Location, Mode, Stage};
 use serde_json::{Value, json};
 use util::{compile, ids, invariants};
@@ -555,7 +555,7 @@ fn one_check(
             )),
             Some(
                 replacement
-                    .unwrap_or(default_replacement(spot.stage))
+                    .unwrap_or(default_ask_replacement(spot.stage))
                     .to_owned(),
             ),
         ),
