@@ -54,7 +54,7 @@ struct Cli {
 }
 
 const SERVE_HELP: &str = concat!(
-    "Endpoints: POST /v1/check, POST /v1/check/stream, POST /v1/hooks/{host}, GET /v1/policy, POST /v1/admin/reload, GET /v1/audit, GET /healthz, GET /metrics; the playground page at / (a browser). docs/PROTOCOL.md and docs/OPERATIONS.md.\n",
+    "Endpoints: POST /v1/check, POST /v1/check/stream, POST /v1/hooks/{host}, GET /v1/policy, POST /v1/admin/reload, GET /v1/audit, POST /v1/autogen/evaluate, POST /v1/guardrails/check (hosted guardrails APIs), POST /rpc and /cstp (JSON-RPC), /mcp (MCP, streamable HTTP), GET /openapi.json, GET /health and /healthz, GET /metrics; the playground page at / (a browser). docs/PROTOCOL.md and docs/OPERATIONS.md.\n",
     "Exit codes: 0 after a clean shutdown (SIGTERM, SIGINT); 2 when the policy, the config or the address is bad.\n",
     "Example: palisade serve --listen 127.0.0.1:8700"
 );

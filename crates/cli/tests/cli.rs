@@ -1289,6 +1289,25 @@ mod usage {
         }
     }
 
+    /// `serve --help` names every route the service has (as its OpenAPI
+    /// document lists them).
+    #[test]
+    fn serve_help_lists_every_route() {
+        let run = palisade(&["serve", "--help"]).run();
+        run.code(0);
+        let help = run.stdout_text();
+        let openapi: serde_json::Value =
+            serde_json::from_str(include_str!("../../transport/openapi.json")).unwrap();
+        for path in openapi["paths"].as_object().unwrap().keys() {
+            let listed = if path == "/" {
+                help.contains("page at /")
+            } else {
+                help.split([' ', ',', ';']).any(|w| w == path.as_str())
+            };
+            assert!(listed, "serve --help does not list {path}:\n{help}");
+        }
+    }
+
     #[test]
     fn version() {
         let run = palisade(&["--version"]).run();
