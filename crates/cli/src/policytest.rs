@@ -4,8 +4,9 @@
 //! A test file (YAML or JSON) names a policy (`policy:`, a path relative
 //! to the file; absent: the embedded default policy) and its `cases`, each
 //! a `name`, a v1 `request` and what to `expect`: the `decision`, the check
-//! ids that `fires` and `not_fires` list, and the texts the decision's
-//! `modified` payload `modified_lacks`.
+//! ids that `fires` and `not_fires` list, the texts the decision's
+//! `modified` payload `modified_lacks`, the decision's `reason_code`, and a
+//! text its message (or a finding's) holds, `message_contains`.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -23,7 +24,14 @@ use crate::TestArgs;
 /// The fields of a test file, of a case and of a case's `expect`.
 const FILE_FIELDS: &[&str] = &["policy", "cases"];
 const CASE_FIELDS: &[&str] = &["name", "request", "expect"];
-const EXPECT_FIELDS: &[&str] = &["decision", "fires", "not_fires", "modified_lacks"];
+const EXPECT_FIELDS: &[&str] = &[
+    "decision",
+    "fires",
+    "not_fires",
+    "modified_lacks",
+    "reason_code",
+    "message_contains",
+];
 const DECISIONS: &[&str] = &["allow", "block", "ask", "modify"];
 /// Directories not searched for test files.
 const SKIPPED_DIRS: &[&str] = &["target", "node_modules"];
@@ -47,6 +55,8 @@ struct Case {
     fires: Vec<String>,
     not_fires: Vec<String>,
     modified_lacks: Vec<String>,
+    reason_code: Option<String>,
+    message_contains: Option<String>,
 }
 
 /// A case's result: what went wrong (empty when it passed).
@@ -468,12 +478,14 @@ fn read_case(problems: &mut Problems, pointer: &str, item: &Value, ids: &[&str])
         fires: Vec::new(),
         not_fires: Vec::new(),
         modified_lacks: Vec::new(),
+        reason_code: None,
+        message_contains: None,
     };
     let eptr = format!("{pointer}/expect");
     match obj.get("expect") {
         None => problems.add(
             pointer,
-            "missing field `expect` (the `decision`, and optionally `fires`, `not_fires`, `modified_lacks`)",
+            "missing field `expect` (the `decision`, and optionally `fires`, `not_fires`, `modified_lacks`, `reason_code`, `message_contains`)",
         ),
         Some(Value::Object(expect)) => {
             problems.unknown_fields(expect, &eptr, EXPECT_FIELDS);
@@ -500,6 +512,27 @@ fn read_case(problems: &mut Problems, pointer: &str, item: &Value, ids: &[&str])
             case.fires = problems.strings(expect, &eptr, "fires");
             case.not_fires = problems.strings(expect, &eptr, "not_fires");
             case.modified_lacks = problems.strings(expect, &eptr, "modified_lacks");
+            for key in ["reason_code", "message_contains"] {
+                let text = match expect.get(key) {
+                    None => None,
+                    Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+                    Some(other) => {
+                        problems.add(
+                            &format!("{eptr}/{key}"),
+                            format!(
+                                "`{key}` must be a non-empty string, not {}",
+                                palisade_engine::json_type(other)
+                            ),
+                        );
+                        None
+                    }
+                };
+                if key == "reason_code" {
+                    case.reason_code = text;
+                } else {
+                    case.message_contains = text;
+                }
+            }
             for (key, list) in [("fires", &case.fires), ("not_fires", &case.not_fires)] {
                 for (i, id) in list.iter().enumerate() {
                     if !ids.contains(&id.as_str()) {
@@ -519,6 +552,8 @@ fn read_case(problems: &mut Problems, pointer: &str, item: &Value, ids: &[&str])
                 && case.fires.is_empty()
                 && case.not_fires.is_empty()
                 && case.modified_lacks.is_empty()
+                && case.reason_code.is_none()
+                && case.message_contains.is_none()
                 && !expect.contains_key("decision")
             {
                 problems.add(&eptr, "`expect` expects nothing; give at least `decision`");
@@ -622,6 +657,30 @@ fn run_case(engine: &Engine, case: &Case) -> Outcome {
     if !unwanted.is_empty() {
         problems.push(format!("  - not_fires: {}", ticked(&unwanted)));
         problems.push(format!("  + fired: {}", findings_of(&decision)));
+    }
+    if let Some(want) = &case.reason_code
+        && decision.reason_code.as_deref() != Some(want.as_str())
+    {
+        problems.push(format!("  - reason_code: `{want}`"));
+        problems.push(format!(
+            "  + reason_code: {}",
+            decision
+                .reason_code
+                .as_deref()
+                .map_or_else(|| "none".to_owned(), |r| format!("`{r}`"))
+        ));
+    }
+    if let Some(want) = &case.message_contains {
+        let messages: Vec<&str> = decision
+            .message
+            .as_deref()
+            .into_iter()
+            .chain(decision.findings().filter_map(|f| f.message.as_deref()))
+            .collect();
+        if !messages.iter().any(|m| m.contains(want.as_str())) {
+            problems.push(format!("  - message_contains: {want:?}"));
+            problems.push(format!("  + messages: {messages:?}"));
+        }
     }
     if !case.modified_lacks.is_empty() {
         match &decision.modified {

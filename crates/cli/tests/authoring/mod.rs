@@ -121,6 +121,54 @@ fn a_failing_case_shows_expected_and_actual_and_exits_1() {
     assert!(xml.contains("- decision: block"), "{xml}");
 }
 
+/// `reason_code` is the decision's `reasonCode`, exactly; `message_contains`
+/// a text of its message or of a finding's.
+#[test]
+fn a_case_can_expect_the_reason_code_and_a_message_text() {
+    let cases = r#"
+policy: policy.yaml
+cases:
+  - name: both hold
+    request: {stage: tool_use, tool: {name: sql, arguments: {q: "DROP TABLE t"}}}
+    expect:
+      reason_code: guardrail.regex
+      message_contains: "guardrail check 'no-drop'"
+  - name: both are wrong
+    request: {stage: tool_use, tool: {name: sql, arguments: {q: "DROP TABLE t"}}}
+    expect: {reason_code: guardrail.path, message_contains: cannot be resolved}
+  - name: no reason on an allow
+    request: {stage: output, content: "fine"}
+    expect: {reason_code: guardrail.regex}
+"#;
+    let dir = suite("test_reasons", &[("reasons_test.yaml", cases)]);
+    let run = palisade(&["test", arg(dir.path())]).run();
+    run.code(1);
+    let out = run.stdout_text();
+    assert!(out.contains("case both hold ... ok"), "{out}");
+    for line in [
+        "  - reason_code: `guardrail.path`",
+        "  + reason_code: `guardrail.regex`",
+        "  - message_contains: \"cannot be resolved\"",
+        "  - reason_code: `guardrail.regex`",
+        "  + reason_code: none",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line:?} in:\n{out}");
+    }
+    // A reason that is not a text is a problem of the file, before any case runs.
+    dir.write(
+        "bad_test.yaml",
+        "policy: policy.yaml\ncases:\n  - name: x\n    request: {stage: output, content: a}\n    expect: {reason_code: 7}\n",
+    );
+    let run = palisade(&["test", arg(&dir.path().join("bad_test.yaml"))]).run();
+    run.code(2);
+    assert!(
+        run.stderr
+            .contains("`reason_code` must be a non-empty string, not a number"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn coverage_lists_checks_and_entries_no_case_exercised() {
     let only_drop = r#"
