@@ -148,11 +148,24 @@ pub(crate) fn trust(cwd: &Path) -> anyhow::Result<usize> {
 }
 
 /// The trust status of Palisade's hooks, one line.
-pub(crate) fn status(cwd: &Path) -> String {
+///
+/// The flag is whether every hook is known to be trusted: Codex skips an
+/// untrusted hook without a word, so a status that is not known leaves
+/// Codex unprotected as far as anyone can tell.
+pub(crate) fn status(cwd: &Path) -> (String, bool) {
     let listed = AppServer::start(cwd).and_then(|mut s| ours(&mut s));
     match listed {
-        Err(e) => format!("unknown ({e:#})"),
-        Ok(hooks) if hooks.is_empty() => "Codex lists none of Palisade's hooks".to_owned(),
+        Err(e) => (
+            format!(
+                "unknown ({e:#}); Codex skips untrusted hooks without a word: check them in codex's /hooks"
+            ),
+            false,
+        ),
+        Ok(hooks) if hooks.is_empty() => (
+            "NO: Codex lists none of Palisade's hooks; run `palisade hooks install codex` again"
+                .to_owned(),
+            false,
+        ),
         Ok(hooks) => {
             let untrusted: Vec<&str> = hooks
                 .iter()
@@ -160,11 +173,14 @@ pub(crate) fn status(cwd: &Path) -> String {
                 .map(|(k, _, _)| k.as_str())
                 .collect();
             if untrusted.is_empty() {
-                format!("yes ({} hooks trusted)", hooks.len())
+                (format!("yes ({} hooks trusted)", hooks.len()), true)
             } else {
-                format!(
-                    "NO: Codex skips untrusted hooks ({}); run `palisade hooks install codex` again, or trust them in codex's /hooks",
-                    untrusted.join(", ")
+                (
+                    format!(
+                        "NO: Codex skips untrusted hooks ({}); run `palisade hooks install codex` again, or trust them in codex's /hooks",
+                        untrusted.join(", ")
+                    ),
+                    false,
                 )
             }
         }

@@ -70,7 +70,11 @@ pub(crate) fn run() -> anyhow::Result<u8> {
             say!("{l}");
         }
         if host == Host::Codex {
-            say!("  trusted: {}", crate::codex::status(&root));
+            let (status, trusted) = crate::codex::status(&root);
+            say!("  trusted: {status}");
+            if !trusted {
+                broken += 1;
+            }
         }
         match handler.map(|h| probe(host, &h, &root)) {
             Some(Ok(took)) => say!(

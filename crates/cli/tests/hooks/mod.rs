@@ -662,3 +662,33 @@ fn a_session_seen_through_the_service_stops_an_injected_fetch() {
         .status();
     let _ = child.wait();
 }
+
+/// Codex skips a hook it does not trust without a word: when `doctor`
+/// cannot tell that Codex trusts Palisade's hooks (here Codex cannot be
+/// run at all), it says so and exits 1.
+#[test]
+fn doctor_fails_when_codex_trust_is_not_known() {
+    let dir = TempDir::new("doctor_codex");
+    let project = dir.path().join("proj");
+    std::fs::create_dir_all(&project).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_palisade"))
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", dir.path())
+            .env("CODEX_BIN", dir.path().join("no-such-codex"))
+            .env_remove("CODEX_HOME")
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, out) = run(&["hooks", "install", "codex", "--scope", "project"]);
+    assert!(code == 0 || code == 1, "{out}");
+    let (code, out) = run(&["doctor"]);
+    assert!(out.contains("trusted: unknown"), "{out}");
+    assert!(out.contains("answering: yes"), "{out}");
+    assert_eq!(code, 1, "{out}");
+}
