@@ -352,6 +352,20 @@ class _Child:
                 proc.kill()
 
 
+def _cause(e: BaseException) -> str:
+    """What went wrong, in words: the reason inside a ``URLError`` and the
+    text of an ``OSError``, without Python's reprs (``<urlopen error …>``,
+    ``[Errno 111]``)."""
+    if isinstance(e, urllib.error.URLError) and not isinstance(e, urllib.error.HTTPError):
+        reason = e.reason
+        if isinstance(reason, BaseException):
+            return _cause(reason)
+        return str(reason)
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror[:1].lower() + e.strerror[1:]
+    return str(e) or type(e).__name__
+
+
 class Guard:
     """Evaluates v1 requests against a policy.
 
@@ -422,7 +436,7 @@ class Guard:
             decision=kind,
             allowed=kind == DecisionKind.ALLOW,
             reason_code="palisade.unavailable",
-            message=f"Palisade could not decide ({why}); on_error={self.on_error!r}",
+            message=f"could not decide: {why} (on_error: {self.on_error})",
         )
 
     def _with_session(self, request: RequestLike) -> dict[str, Any]:
@@ -480,7 +494,7 @@ class Guard:
             body = e.read().decode("utf-8", "replace")
             raise PalisadeUnavailable(f"the service answered {e.code}: {body}") from None
         except (urllib.error.URLError, OSError, ValueError) as e:
-            raise PalisadeUnavailable(f"the service at {self._url} did not answer: {e}") from None
+            raise PalisadeUnavailable(f"the service at {self._url} did not answer: {_cause(e)}") from None
 
     def close(self) -> None:
         """Stops the child process (a remote guard has nothing to stop)."""
