@@ -22,7 +22,6 @@ pub mod fuzzing;
 mod generated;
 mod globs;
 pub mod limits;
-#[allow(dead_code, reason = "parts of the path API are only used by its tests")]
 mod paths;
 mod pattern;
 mod plan;
@@ -32,10 +31,6 @@ mod request;
 mod scan;
 mod schema;
 mod session;
-#[allow(
-    dead_code,
-    reason = "parts of the shell parser are only used by its tests"
-)]
 mod shell;
 mod tools;
 

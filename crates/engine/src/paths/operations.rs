@@ -20,6 +20,10 @@ pub(crate) enum Operation {
     /// Start a process that keeps running.
     Spawn,
     /// An operation this module does not know (trimmed, as written).
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "only `Operation::parse`, which tests use, makes one")
+    )]
     Other(String),
 }
 
@@ -54,6 +58,7 @@ pub(super) const EXEC: u8 = 1 << 5;
 /// Bit of `spawn`.
 pub(super) const SPAWN: u8 = 1 << 6;
 
+#[cfg(test)]
 impl Operation {
     /// Parses a request's operation: a canonical name or a synonym (see
     /// [`OperationSet::of_request`]), naming the main effect for those that
@@ -188,6 +193,7 @@ impl OperationSet {
 
     /// Whether the set holds `op`; an [`Operation::Other`] may be anything,
     /// so every non-empty set holds it.
+    #[cfg(test)]
     pub(crate) fn contains(self, op: &Operation) -> bool {
         match op {
             Operation::Other(_) => self.0 != 0,

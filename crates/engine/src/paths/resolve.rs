@@ -35,12 +35,14 @@ impl ResolvedPath {
     }
 
     /// Whether the primary reading is absolute (false only without `cwd`).
+    #[cfg(test)]
     pub(crate) fn is_absolute(&self) -> bool {
         self.primary.starts_with('/')
     }
 
     /// Whether the target was written as a directory: with a trailing `/`,
     /// or ending in a `.` or `..` component.
+    #[cfg(test)]
     pub(crate) fn is_dir(&self) -> bool {
         self.dir
     }
@@ -51,6 +53,7 @@ impl ResolvedPath {
     }
 
     /// The last component of the primary reading (empty for `/` and `.`).
+    #[cfg(test)]
     pub(crate) fn file_name(&self) -> &str {
         file_name(&self.primary)
     }

@@ -3,7 +3,7 @@
 use globset::GlobBuilder;
 
 use super::builtin::{Builtin, DANGEROUS, Native};
-use super::{Command, MAX_PARTS, commands};
+use super::{Command, MAX_PARTS};
 use crate::globs::{LazyGlobSet, NFA_SIZE_LIMIT, SetGlob};
 
 /// Command patterns compiled into glob sets (see the module docs).
@@ -314,8 +314,9 @@ impl CommandPatterns {
 
     /// The indices of the patterns matching some command or pipeline of
     /// `line`, in increasing order.
+    #[cfg(test)]
     pub(crate) fn matches(&self, line: &str) -> Vec<usize> {
-        self.matches_commands(&commands(line))
+        self.matches_commands(&super::commands(line))
     }
 
     /// The indices of the patterns matching some command or pipeline of
