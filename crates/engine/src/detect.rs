@@ -17,6 +17,7 @@
 //! `docs/DETECTORS.md` lists every detector with its validator, examples and
 //! measured precision and recall.
 
+pub(crate) mod encoded;
 mod generic;
 mod pii;
 #[rustfmt::skip]
@@ -227,6 +228,12 @@ pub(crate) fn by_label(label: u32) -> Option<&'static Detector> {
     SECRETS
         .get(i)
         .or_else(|| i.checked_sub(SECRETS.len()).and_then(|j| PII.get(j)))
+}
+
+/// Whether a hit's label is a credential detector's (not a PII detector's,
+/// nor a check's own pattern).
+pub(crate) fn is_secret_label(label: u32) -> bool {
+    (label as usize) < SECRETS.len()
 }
 
 /// The label of a detector of a family: its index in [`SECRETS`] followed by [`PII`].

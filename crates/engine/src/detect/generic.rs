@@ -22,9 +22,25 @@ pub(super) fn bearer_token(m: &str) -> bool {
 }
 
 /// The credentials decode to `user:password` text with a real-looking
-/// password, and are not a documented example.
+/// password, and are not a documented example: after `Basic `, or the
+/// value of a registry's `"auth":`.
 pub(super) fn basic_auth_header(m: &str) -> bool {
-    let encoded = m.split_whitespace().nth(1).unwrap_or_default();
+    let encoded = if m.ends_with('"') || m.contains(':') {
+        m.trim_end_matches('"').rsplit('"').next()
+    } else {
+        m.split_whitespace().nth(1)
+    };
+    user_password(encoded.unwrap_or_default())
+}
+
+/// A JSON member `"auth": "…"` holding base64 of `user:password`, as in a
+/// `.dockerconfigjson`.
+pub(super) fn basic_auth_pair(key: &str, value: &str) -> bool {
+    value.len() >= 8 && key.eq_ignore_ascii_case("auth") && user_password(value)
+}
+
+/// Base64 of `user:password` text with a real-looking password.
+fn user_password(encoded: &str) -> bool {
     let Some(decoded) = base64_decode(encoded) else {
         return false;
     };

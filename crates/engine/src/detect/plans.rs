@@ -829,12 +829,23 @@ pub(super) static PLANS: &[Embedded] = &[
     Embedded {
         id: "basic_auth_header",
         part: 0,
-        source: 0x51818785461be05c,
+        source: 0xebf23c0ef696922b,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), uni(&[('\u{42}', '\u{42}'), ('\u{62}', '\u{62}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), rep(8, None, true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2f}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}'), ('\u{17f}', '\u{17f}'), ('\u{212a}', '\u{212a}')])), rep(0, Some(2), true, lit(b"="))]),
         tree: 0xec8017bb369383f5,
         plan: Plan {
             single_line: true,
             find: Find::Prefix { literals: Literals::embedded(b"\x06basic\x09\x06basic \x07ba\xc5\xbfic\x09\x07ba\xc5\xbfic "), folded: true },
+        },
+    },
+    Embedded {
+        id: "basic_auth_header",
+        part: 1,
+        source: 0xebf23c0ef696922b,
+        hir: || Hir::concat(vec![rep(0, Some(1), true, lit(b"\\")), lit(b"\""), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{55}', '\u{55}'), ('\u{75}', '\u{75}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), uni(&[('\u{48}', '\u{48}'), ('\u{68}', '\u{68}')]), rep(0, Some(1), true, lit(b"\\")), lit(b"\""), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), lit(b":"), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), rep(0, Some(1), true, lit(b"\\")), lit(b"\""), rep(8, None, true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2f}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}'), ('\u{17f}', '\u{17f}'), ('\u{212a}', '\u{212a}')])), rep(0, Some(2), true, lit(b"="))]),
+        tree: 0xe4ac96df43f5ccac,
+        plan: Plan {
+            single_line: true,
+            find: Find::Prefix { literals: Literals::embedded(b"\x04\"AUT\x04\"AUt\x04\"AuT\x04\"Aut\x04\"aUT\x04\"aUt\x04\"auT\x04\"aut\x05\\\"AUT\x05\\\"AUt\x05\\\"AuT\x05\\\"Aut\x05\\\"aUT\x05\\\"aUt\x05\\\"auT\x05\\\"aut"), folded: false },
         },
     },
     Embedded {

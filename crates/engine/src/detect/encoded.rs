@@ -1,0 +1,295 @@
+//! Credentials re-encoded as tools print them: runs of base64 (or
+//! base64url) in a tool output that decode to text, for the credential
+//! detectors to scan again.
+//!
+//! `kubectl get secret … -o yaml` prints a credentials file, a `.env` or a
+//! private key as one base64 run; `base64` wraps the same run at 76
+//! columns, PEM tools at 64, YAML block scalars indent it, and a JSON
+//! string holds it with `\n` escapes. A run is found wherever it is wrapped
+//! (lines of one width, the last one shorter, joined across `\n`, `\r\n`,
+//! their JSON escapes and any indentation), decoded, and kept only when it
+//! decodes to text: base64 of a binary file, a hash or a long identifier
+//! is turned away within its first bytes.
+//!
+//! The cost stays small on text without such runs: a run of at least
+//! [`MIN_RUN`] characters always covers one of the 16-byte blocks that
+//! start every 32 bytes, so only those blocks are read (in a loop the
+//! compiler vectorises), and a run is looked at only around a block that
+//! is base64 throughout. What is decoded is bounded per string
+//! ([`Budget`]), and decoded text is decoded again at most
+//! [`MAX_DEPTH`] levels deep.
+
+/// The fewest base64 characters of a run that is decoded (36 bytes).
+pub(crate) const MIN_RUN: usize = 48;
+
+/// How many times a text is decoded within a decoded text (base64 of a
+/// `.dockerconfigjson` whose `auth` is base64 too).
+pub(crate) const MAX_DEPTH: u32 = 2;
+
+/// The blocks read first: a run of [`MIN_RUN`] characters covers a whole
+/// block starting at a multiple of [`STRIDE`].
+const BLOCK: usize = 16;
+const STRIDE: usize = 32;
+
+/// The narrowest lines joined as a wrapped run (PEM wraps at 64, `base64`
+/// at 76, some tools at 60 or 72).
+const MIN_WIDTH: usize = 16;
+
+/// What one string may have decoded, all runs and depths together: 64 KiB
+/// of base64 characters and 32 runs.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    chars: usize,
+    runs: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Self {
+            chars: 64 * 1024,
+            runs: 32,
+        }
+    }
+}
+
+/// A run that decoded to text: its bytes `start..end` in the string it was
+/// found in (padding included), and the text.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Decoded {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) text: String,
+}
+
+/// Whether `b` is a base64 or base64url character (not padding).
+#[inline]
+fn is_b64(b: u8) -> bool {
+    (b | 0x20).wrapping_sub(b'a') < 26
+        || b.wrapping_sub(b'0') < 10
+        || matches!(b, b'+' | b'/' | b'-' | b'_')
+}
+
+/// Whether every byte of the block is a base64 character; written without
+/// an early exit so that it compiles to a few vector instructions.
+#[inline]
+fn all_b64(block: &[u8; BLOCK]) -> bool {
+    block.iter().fold(true, |all, &b| all & is_b64(b))
+}
+
+/// The runs of `text` that decode to text, in order, within the budget.
+pub(crate) fn decode_runs(text: &str, budget: &mut Budget) -> Vec<Decoded> {
+    let hay = text.as_bytes();
+    let mut out = Vec::new();
+    if hay.len() < MIN_RUN {
+        return out;
+    }
+    let mut pos = 0;
+    while let Some(block) = hay.get(pos..pos + BLOCK) {
+        let next = pos + STRIDE;
+        let Ok(block) = <&[u8; BLOCK]>::try_from(block) else {
+            break;
+        };
+        if !all_b64(block) {
+            pos = next;
+            continue;
+        }
+        let (run, after) = wrapped_run(hay, pos);
+        if let Some(run) = run
+            && budget.runs > 0
+            && budget.chars >= run.chars
+        {
+            budget.runs -= 1;
+            budget.chars -= run.chars;
+            if let Some(decoded) = decode_text(hay, &run) {
+                out.push(Decoded {
+                    start: run.start,
+                    end: run.end,
+                    text: decoded,
+                });
+            }
+        }
+        // Go on with the first block after the run (or the line).
+        pos = next.max(after.next_multiple_of(STRIDE));
+    }
+    out
+}
+
+/// A run of base64 lines: its span, its lines and its number of base64
+/// characters.
+struct Run {
+    start: usize,
+    end: usize,
+    lines: Vec<(usize, usize)>,
+    chars: usize,
+}
+
+/// The base64 characters of the line around `at`: `start..end`. A JSON
+/// escape `\n` before them is not part of them.
+fn segment(hay: &[u8], at: usize) -> (usize, usize) {
+    let mut start = hay
+        .get(..at)
+        .unwrap_or_default()
+        .iter()
+        .rposition(|&b| !is_b64(b))
+        .map_or(0, |i| i + 1);
+    if start > 0 && hay.get(start - 1) == Some(&b'\\') && hay.get(start) == Some(&b'n') {
+        start += 1;
+    }
+    let end = hay
+        .get(at..)
+        .unwrap_or_default()
+        .iter()
+        .position(|&b| !is_b64(b))
+        .map_or(hay.len(), |i| at + i);
+    (start, end.max(start))
+}
+
+/// Line breaks: `\n`, `\r\n` and their JSON escapes.
+const BREAKS: [&[u8]; 4] = [b"\r\n", b"\n", b"\\r\\n", b"\\n"];
+
+/// The line break at `at` and the indentation after it: the position of
+/// the next line's first character.
+fn after_break(hay: &[u8], at: usize) -> Option<usize> {
+    let rest = hay.get(at..)?;
+    let len = BREAKS.iter().find(|nl| rest.starts_with(nl))?.len();
+    let indent = rest
+        .get(len..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    Some(at + len + indent)
+}
+
+/// The indentation and line break that end at `at`: the end of the
+/// previous line.
+fn before_break(hay: &[u8], at: usize) -> Option<usize> {
+    let head = hay.get(..at)?;
+    let indent = head
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let head = head.get(..head.len() - indent)?;
+    let len = BREAKS.iter().find(|nl| head.ends_with(nl))?.len();
+    Some(head.len() - len)
+}
+
+/// Whether a line of base64 ending at `end` (padding included) ends there:
+/// at the end of the text, a line break, a quote, a blank or a closing
+/// bracket, not in the middle of a word (`kind:`).
+fn ends_line(hay: &[u8], end: usize) -> bool {
+    hay.get(end).is_none_or(|&b| {
+        matches!(
+            b,
+            b'\n' | b'\r' | b'\\' | b'"' | b'\'' | b' ' | b'\t' | b'<' | b',' | b'}' | b']'
+        )
+    })
+}
+
+/// Padding after a run's last line: up to two `=`.
+fn padding(hay: &[u8], end: usize) -> usize {
+    hay.get(end..)
+        .unwrap_or_default()
+        .iter()
+        .take(2)
+        .take_while(|&&b| b == b'=')
+        .count()
+}
+
+/// The run around the all-base64 block at `at`, joined across line wraps
+/// (every line of one width, the last not wider), if it has [`MIN_RUN`]
+/// characters; and where the search goes on.
+fn wrapped_run(hay: &[u8], at: usize) -> (Option<Run>, usize) {
+    let (start, end) = segment(hay, at);
+    let mut lines = vec![(start, end)];
+    // Up: the lines before, the first at least as wide as the one found
+    // (which may be the last, shorter line), the others as wide as it.
+    let mut width = end - start;
+    let mut top = start;
+    while let Some(prev_end) = before_break(hay, top) {
+        let (s, e) = segment(hay, prev_end.saturating_sub(1));
+        let w = e - s;
+        let fits = if lines.len() == 1 {
+            w >= width
+        } else {
+            w == width
+        };
+        if e != prev_end || w < MIN_WIDTH || !fits {
+            break;
+        }
+        width = w;
+        lines.push((s, e));
+        top = s;
+    }
+    lines.reverse();
+    // Down: while the last line is a whole line of the width.
+    let mut last = end;
+    while width >= MIN_WIDTH
+        && lines.last().is_some_and(|&(s, e)| e - s == width)
+        && let Some(next) = after_break(hay, last)
+    {
+        let (s, e) = segment(hay, next);
+        if s != next || e == s || e - s > width || !ends_line(hay, e + padding(hay, e)) {
+            break;
+        }
+        lines.push((s, e));
+        last = e;
+    }
+    let chars = lines.iter().map(|(s, e)| e - s).sum();
+    let end = last + padding(hay, last);
+    let run = (chars >= MIN_RUN).then_some(Run {
+        start: top,
+        end,
+        lines,
+        chars,
+    });
+    (run, end)
+}
+
+/// The value of a base64 or base64url character.
+fn sextet(b: u8) -> u32 {
+    u32::from(match b {
+        b'A'..=b'Z' => b - b'A',
+        b'a'..=b'z' => b - b'a' + 26,
+        b'0'..=b'9' => b - b'0' + 52,
+        b'+' | b'-' => 62,
+        _ => 63,
+    })
+}
+
+/// The run decoded, if it is text: UTF-8 without control characters other
+/// than tabs and line breaks. Binary data is turned away at its first
+/// control byte, usually within a few bytes. When only the last line
+/// spoils it (a short line of text after a run that ends on a whole
+/// line), the run without it.
+fn decode_text(hay: &[u8], run: &Run) -> Option<String> {
+    decode_lines(hay, &run.lines).or_else(|| match run.lines.split_last() {
+        Some((_, rest)) if rest.len() >= 2 => decode_lines(hay, rest),
+        _ => None,
+    })
+}
+
+fn decode_lines(hay: &[u8], lines: &[(usize, usize)]) -> Option<String> {
+    let chars: usize = lines.iter().map(|(s, e)| e - s).sum();
+    if chars < MIN_RUN || chars % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(chars * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for &(s, e) in lines {
+        for &b in hay.get(s..e)? {
+            acc = ((acc << 6) | sextet(b)) & 0xffff;
+            bits += 6;
+            if bits >= 8 {
+                bits -= 8;
+                let byte = (acc >> bits) as u8;
+                if (byte < 0x20 && !matches!(byte, b'\t' | b'\n' | b'\r')) || byte == 0x7f {
+                    return None;
+                }
+                out.push(byte);
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
