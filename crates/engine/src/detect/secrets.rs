@@ -610,8 +610,9 @@ pub(crate) const SECRETS: &[Detector] = &[
             // scanner finds the word first and grows the match backwards.
             r"(?i)[a-z0-9_.-]*(?:(?:pass(?:word|wd|phrase)|pwd)[a-z0-9_.-]*|[_.-]pass|\bpass)",
             r#"(?:\\?["'])?[ \t]*(?:=>|:=|=|:)[ \t]*"#,
-            // The validator wants 6 characters or more.
-            r#"(?:"[^"\r\n]{6,}"|'[^'\r\n]{6,}'|\\"[^"\\\r\n]{6,}\\"|[^\s"'\\,;&]{6,})"#
+            // The validator wants 6 characters or more, and cuts an
+            // unquoted value at the next `,name=` or `&name=`.
+            r#"(?:"[^"\r\n]{6,}"|'[^'\r\n]{6,}'|\\"[^"\\\r\n]{6,}\\"|[^\s"'\\;]{6,})"#
         ),
         Some(password_assignment),
         "A password assigned to a password-like name (password=, DB_PASSWORD:, \"passwd\": …) that is not a placeholder, word or reference",
