@@ -12,10 +12,10 @@
 //! is turned away within its first bytes.
 //!
 //! The cost stays small on text without such runs: a run of at least
-//! [`MIN_RUN`] characters always covers one of the 16-byte blocks that
-//! start every 32 bytes, so only those blocks are read (in a loop the
-//! compiler vectorises), and a run is looked at only around a block that
-//! is base64 throughout. What is decoded is bounded per string
+//! [`MIN_RUN`] characters always covers one of the 8-byte words that
+//! start every 40 bytes, so only those words are read (each in one
+//! register, most turned away at their first test), and a run is looked
+//! at only around a word that is base64 throughout. What is decoded is bounded per string
 //! ([`Budget`]), and decoded text is decoded again at most
 //! [`MAX_DEPTH`] levels deep.
 
@@ -26,10 +26,10 @@ pub(crate) const MIN_RUN: usize = 48;
 /// `.dockerconfigjson` whose `auth` is base64 too).
 pub(crate) const MAX_DEPTH: u32 = 2;
 
-/// The blocks read first: a run of [`MIN_RUN`] characters covers a whole
-/// block starting at a multiple of [`STRIDE`].
-const BLOCK: usize = 16;
-const STRIDE: usize = 32;
+/// The words read first: a run of [`MIN_RUN`] characters covers a whole
+/// 8-byte word starting at a multiple of [`STRIDE`] (`STRIDE + 8 - 1 <=
+/// MIN_RUN`).
+const STRIDE: usize = 40;
 
 /// The narrowest lines joined as a wrapped run (PEM wraps at 64, `base64`
 /// at 76, some tools at 60 or 72).
@@ -69,11 +69,45 @@ fn is_b64(b: u8) -> bool {
         || matches!(b, b'+' | b'/' | b'-' | b'_')
 }
 
-/// Whether every byte of the block is a base64 character; written without
-/// an early exit so that it compiles to a few vector instructions.
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `x` (7-bit bytes) that is at least `lo`.
 #[inline]
-fn all_b64(block: &[u8; BLOCK]) -> bool {
-    block.iter().fold(true, |all, &b| all & is_b64(b))
+const fn at_least(x: u64, lo: u8) -> u64 {
+    ((x | HIGH) - ONES * lo as u64) & HIGH
+}
+
+/// The high bit of each byte of `x` (7-bit bytes) that is at most `hi`.
+#[inline]
+const fn at_most(x: u64, hi: u8) -> u64 {
+    ((ONES * hi as u64 | HIGH) - x) & HIGH
+}
+
+/// The high bit of each byte of `x` (7-bit bytes) that equals `c`.
+#[inline]
+const fn equal(x: u64, c: u8) -> u64 {
+    !((x ^ ONES * c as u64) + ONES * 0x7f) & HIGH
+}
+
+/// Whether all eight bytes of `word` are base64 characters, eight at a
+/// time in one register. Most words of text hold a blank, a line break,
+/// a quote or a bracket (bytes below `+`): they are turned away first.
+#[inline]
+fn all_b64(word: [u8; 8]) -> bool {
+    let x = u64::from_le_bytes(word);
+    let seven = x & !HIGH;
+    if x & HIGH != 0 || at_least(seven, b'+') != HIGH {
+        return false;
+    }
+    let folded = seven | ONES * 0x20;
+    let ok = (at_least(folded, b'a') & at_most(folded, b'z'))
+        | (at_least(seven, b'0') & at_most(seven, b'9'))
+        | equal(seven, b'+')
+        | equal(seven, b'/')
+        | equal(seven, b'-')
+        | equal(seven, b'_');
+    ok == HIGH
 }
 
 /// The runs of `text` that decode to text, in order, within the budget.
@@ -84,12 +118,12 @@ pub(crate) fn decode_runs(text: &str, budget: &mut Budget) -> Vec<Decoded> {
         return out;
     }
     let mut pos = 0;
-    while let Some(block) = hay.get(pos..pos + BLOCK) {
+    while let Some(word) = hay.get(pos..pos + 8) {
         let next = pos + STRIDE;
-        let Ok(block) = <&[u8; BLOCK]>::try_from(block) else {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
             break;
         };
-        if !all_b64(block) {
+        if !all_b64(word) {
             pos = next;
             continue;
         }
@@ -292,4 +326,130 @@ fn decode_lines(hay: &[u8], lines: &[(usize, usize)]) -> Option<String> {
         }
     }
     String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b64(s: &str) -> String {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in s.as_bytes().chunks(3) {
+            let n = chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+            for i in 0..=chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            }
+        }
+        while out.len() % 4 != 0 {
+            out.push('=');
+        }
+        out
+    }
+
+    fn wrap(s: &str, width: usize, newline: &str, indent: &str) -> String {
+        s.as_bytes()
+            .chunks(width)
+            .map(|c| format!("{indent}{}", std::str::from_utf8(c).unwrap()))
+            .collect::<Vec<_>>()
+            .join(newline)
+    }
+
+    const FILE: &str = "[default]\naws_access_key_id = AKIAZ7VQH2LMT4XKQW3P\naws_secret_access_key = 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\n";
+
+    fn decoded(text: &str) -> Vec<String> {
+        decode_runs(text, &mut Budget::default())
+            .into_iter()
+            .map(|d| d.text)
+            .collect()
+    }
+
+    #[test]
+    fn the_word_test_is_the_byte_test() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut word = *b"QUJDREVG";
+                word[at] = b;
+                assert_eq!(all_b64(word), is_b64(b), "{b:#x} at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_run_is_decoded_wherever_it_sits_and_however_it_is_wrapped() {
+        let run = b64(FILE);
+        for text in [
+            run.clone(),
+            format!("data:\n  credentials: {run}\nkind: Secret\n"),
+            format!("base64 -w 76: {}", wrap(&run, 76, "\n", "")),
+            wrap(&run, 64, "\r\n", ""),
+            format!("key: |\n{}\nnext: 1", wrap(&run, 60, "\n", "    ")),
+            format!("{{\"data\": \"{}\"}}", wrap(&run, 64, "\\n", "")),
+            wrap(&run, 40, "\\r\\n", ""),
+            run.replace('+', "-")
+                .replace('/', "_")
+                .trim_end_matches('=')
+                .to_owned(),
+        ] {
+            assert_eq!(decoded(&text), [FILE], "{text}");
+        }
+    }
+
+    #[test]
+    fn the_span_covers_the_wrapped_run_and_its_padding() {
+        let run = b64(FILE);
+        let text = format!("a: |\n  {}\nb: 2", wrap(&run, 64, "\n  ", ""));
+        let found = decode_runs(&text, &mut Budget::default());
+        let [d] = &found[..] else { panic!("{found:?}") };
+        assert_eq!(&text[d.start..d.end], wrap(&run, 64, "\n  ", ""));
+    }
+
+    #[test]
+    fn binary_short_and_misaligned_runs_are_not_text() {
+        // Random bytes, a digest, an identifier, a run under the minimum.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let bytes: String = (0..3000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                char::from(
+                    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+                        [(x % 64) as usize],
+                )
+            })
+            .collect();
+        for text in [
+            bytes.clone(),
+            wrap(&bytes, 76, "\n", ""),
+            "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".to_owned(),
+            "module_name_with_a_very_long_identifier_that_goes_on_and_on_and_on".to_owned(),
+            b64("DB_PASSWORD=Zq7!vR2xLp9"),
+        ] {
+            assert!(decoded(&text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_short_last_line_of_text_after_a_whole_line_is_left_out() {
+        // The run ends on a whole line; the next line is a word.
+        let file = &FILE[..FILE.len() - FILE.len() % 48];
+        let run = b64(file);
+        assert_eq!(run.len() % 64, 0);
+        let text = format!("{}\nDone\n", wrap(&run, 64, "\n", ""));
+        assert_eq!(decoded(&text), [file]);
+    }
+
+    #[test]
+    fn decoding_is_bounded() {
+        let run = b64(FILE);
+        let text = vec![run.as_str(); 100].join("\n\n");
+        let mut budget = Budget::default();
+        assert_eq!(decode_runs(&text, &mut budget).len(), 32);
+        assert_eq!(budget.runs, 0);
+        assert!(decode_runs(&text, &mut budget).is_empty());
+    }
 }

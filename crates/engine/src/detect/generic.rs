@@ -325,6 +325,7 @@ fn secret_like(v: &str, min_len: usize) -> bool {
         && !url_or_path(v)
         && !v.starts_with("arn:")
         && !example_token(v)
+        && !super::validate::sequential_filler(v)
         && high_entropy(v)
 }
 
@@ -812,7 +813,12 @@ fn reference_shaped(v: &str) -> bool {
         v.split_once(open)
             .is_some_and(|(_, rest)| rest.contains(close))
     };
-    percent || v.starts_with("%(") || template("{{", "}}") || template("${", "}")
+    // `%(name)s`, Python's formatting.
+    let formatted = v.strip_prefix("%(").is_some_and(|rest| {
+        let n = name_len(rest);
+        n > 0 && rest.get(n..).is_some_and(|t| t.starts_with(')'))
+    });
+    percent || formatted || template("{{", "}}") || template("${", "}")
 }
 
 /// Whether a generated-looking value is a URL or a file path: `://`, or
@@ -864,10 +870,24 @@ fn code_shaped(v: &str) -> bool {
                 || (part.len() <= 3 && part.bytes().all(|c| c.is_ascii_lowercase()))
                 || word_name(part)
         });
+    // The call closes at the end, or the match ended inside it (at a
+    // quote: `os.getenv(\"DB\")` in JSON text is matched up to `(\`).
+    // What the brackets hold: nothing, a quoted argument, or a name.
+    let args = |close: char| {
+        v.get(head + 1..).is_some_and(|rest| {
+            rest.is_empty()
+                || rest.starts_with(['"', '\'', '\\', close])
+                || rest.strip_suffix(close).is_some_and(|inner| {
+                    inner
+                        .bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':'))
+                })
+        })
+    };
     let closes = match b.get(head) {
-        Some(b'(') => v.ends_with(')'),
-        Some(b'[') => v.ends_with(']'),
-        Some(b'<') => v.ends_with('>'),
+        Some(b'(') => args(')') && (v.ends_with(')') || !v.contains(')')),
+        Some(b'[') => args(']') && (v.ends_with(']') || !v.contains(']')),
+        Some(b'<') => args('>') && v.ends_with('>'),
         _ => false,
     };
     if word_head && (closes || (name.contains("::") && head == v.len())) {
@@ -908,22 +928,20 @@ pub(super) fn password_assignment(m: &str) -> bool {
 }
 
 /// An unquoted value up to the next assignment that a `,` or `&` starts
-/// (`pw=Xk9,wq2&user=app`: `Xk9,wq2`), or a `&&`, without a trailing `,`.
+/// (`pw=Xk9,wq2&user=app`: `Xk9,wq2`), without a trailing `,` or `&`.
 fn unquoted_end(v: &str) -> &str {
     let b = v.as_bytes();
     let cut = b.iter().enumerate().position(|(i, &c)| {
         let next = b.get(i + 1..).unwrap_or_default();
-        match c {
-            b'&' if next.first() == Some(&b'&') => true,
-            b',' | b'&' => {
-                let name = next
-                    .iter()
-                    .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
-                    .count();
-                name > 0 && next.get(name) == Some(&b'=')
-            }
-            _ => false,
+        if !matches!(c, b',' | b'&') {
+            return false;
         }
+        let name = next
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
+            .count();
+        next.get(name) == Some(&b'=')
+            && std::str::from_utf8(next.get(..name).unwrap_or_default()).is_ok_and(word_name)
     });
     v.get(..cut.unwrap_or(v.len()))
         .unwrap_or(v)
@@ -1020,7 +1038,9 @@ pub(super) fn credential_argument(m: &str) -> bool {
         return false;
     }
     let value = value.strip_prefix("pass:").unwrap_or(value);
-    if value.starts_with(['$', '`']) || value.contains("$(") {
+    // Shell references; a generated password's `$` is judged by
+    // `password_value`.
+    if !generated_password(value) && (value.starts_with(['$', '`']) || value.contains("$(")) {
         return false;
     }
     let (user, password) = match flag {
@@ -1038,7 +1058,10 @@ pub(super) fn credential_argument(m: &str) -> bool {
     if flag.starts_with("--") && !password_name(name) && name != "user" {
         return secret_value(name, password);
     }
-    password_like(user, password) && password_value("", password)
+    // `password_value` judges placeholders and references itself, as the
+    // value's shape asks (a generated password may hold `<` or start
+    // with `$`).
+    password != user && password_value("", password)
 }
 
 /// The single-dash flags of the commands [`credential_argument`] knows

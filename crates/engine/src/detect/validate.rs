@@ -138,7 +138,7 @@ pub(crate) fn random_token(body: &str) -> bool {
 }
 
 /// Whether the letters and digits of `s` are sequential filler: runs of
-/// consecutive characters three long on average (`abc123`, `1234abcd`,
+/// consecutive characters at least two and a half long on average (`abc123`, `1234abcd`,
 /// `abc123def456`), as docs write a made-up token. Random characters
 /// follow each other in order about once in 36 (a run is almost always one
 /// character long).
@@ -152,7 +152,7 @@ pub(crate) fn sequential_filler(s: &str) -> bool {
         .windows(2)
         .filter(|w| w.get(1).copied() != w.first().map(|a| a.wrapping_add(1)))
         .count();
-    chars.len() >= 6 && runs * 3 <= chars.len()
+    chars.len() >= 6 && runs * 5 <= chars.len() * 2
 }
 
 /// Whether a value of unknown shape (found only through the name it is
