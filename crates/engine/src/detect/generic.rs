@@ -699,8 +699,8 @@ fn hash_scheme(v: &str) -> bool {
 
 /// Whether a value is a password's hash or an encrypted value, not the
 /// password: the modular crypt format (`$2y$10$…`, `$argon2id$v=19$…`,
-/// `$6$salt$…`) or a scheme in braces before it (`{SSHA}…`, `{cipher}…`,
-/// `{bcrypt}…`).
+/// `$6$salt$…`), a scheme in braces before it (`{SSHA}…`, `{cipher}…`,
+/// `{bcrypt}…`), or a value sealed by SOPS or Jasypt (`ENC[…]`, `ENC(…)`).
 fn hashed_or_encrypted(v: &str) -> bool {
     // `$<id>$<params or salt>$<hash>`: an id of a few lower-case letters
     // and digits (`2y`, `6`, `apr1`, `argon2id`, `pbkdf2-sha256`).
@@ -726,7 +726,10 @@ fn hashed_or_encrypted(v: &str) -> bool {
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
                 && rest.len() >= 8
         });
-    mcf || braced
+    // SOPS (`ENC[AES256_GCM,data:…]`) and Jasypt (`ENC(…)`).
+    let sealed = (v.starts_with("ENC[") && v.ends_with(']'))
+        || (v.starts_with("ENC(") && v.ends_with(')'));
+    mcf || braced || sealed
 }
 
 /// Whether a value has the marks of a generated password: 8–128
