@@ -14,8 +14,10 @@
 //! The cost stays small on text without such runs: a run of at least
 //! [`MIN_RUN`] characters always covers one of the 8-byte words that
 //! start every 40 bytes, so only those words are read (each in one
-//! register, most turned away at their first test), and a run is looked
-//! at only around a word that is base64 throughout. What is decoded is bounded per string
+//! register, most turned away at their first test); a run is looked at
+//! only around a word that is base64 throughout and has four more such
+//! words next to it. Lines wrapped narrower than [`MIN_RUN`] columns are
+//! therefore not reliably found. What is decoded is bounded per string
 //! ([`Budget`]), and decoded text is decoded again at most
 //! [`MAX_DEPTH`] levels deep.
 
@@ -32,7 +34,9 @@ pub(crate) const MAX_DEPTH: u32 = 2;
 const STRIDE: usize = 40;
 
 /// The narrowest lines joined as a wrapped run (PEM wraps at 64, `base64`
-/// at 76, some tools at 60 or 72).
+/// at 76, some tools at 60 or 72). A run is first found on a line of
+/// [`MIN_RUN`] characters: a run wrapped narrower than that is found only
+/// where a line happens to be found (not reliably).
 const MIN_WIDTH: usize = 16;
 
 /// What one string may have decoded, all runs and depths together: 64 KiB
@@ -110,6 +114,24 @@ fn all_b64(word: [u8; 8]) -> bool {
     ok == HIGH
 }
 
+/// Whether the base64 word at `at` can be part of a line of [`MIN_RUN`]
+/// characters: whole base64 words next to it, on either side, four at
+/// least (a line holding the word and at most three more whole words is
+/// at most `8 + 7 + 3 * 8 + 7 = 46` characters long). Words of text
+/// (identifiers, digests) are turned away here, eight bytes at a time.
+fn room_for_a_run(hay: &[u8], at: usize) -> bool {
+    let word = |i: usize| {
+        hay.get(i..i + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            .is_some_and(all_b64)
+    };
+    let right = (1..=4).take_while(|k| word(at + 8 * k)).count();
+    let left = (1..=4 - right)
+        .take_while(|k| at >= 8 * k && word(at - 8 * k))
+        .count();
+    left + right >= 4
+}
+
 /// The runs of `text` that decode to text, in order, within the budget.
 pub(crate) fn decode_runs(text: &str, budget: &mut Budget) -> Vec<Decoded> {
     let hay = text.as_bytes();
@@ -123,7 +145,7 @@ pub(crate) fn decode_runs(text: &str, budget: &mut Budget) -> Vec<Decoded> {
         let Ok(word) = <[u8; 8]>::try_from(word) else {
             break;
         };
-        if !all_b64(word) {
+        if !all_b64(word) || !room_for_a_run(hay, pos) {
             pos = next;
             continue;
         }
@@ -388,13 +410,30 @@ mod tests {
             wrap(&run, 64, "\r\n", ""),
             format!("key: |\n{}\nnext: 1", wrap(&run, 60, "\n", "    ")),
             format!("{{\"data\": \"{}\"}}", wrap(&run, 64, "\\n", "")),
-            wrap(&run, 40, "\\r\\n", ""),
+            wrap(&run, 48, "\\r\\n", ""),
             run.replace('+', "-")
                 .replace('/', "_")
                 .trim_end_matches('=')
                 .to_owned(),
         ] {
             assert_eq!(decoded(&text), [FILE], "{text}");
+        }
+    }
+
+    #[test]
+    fn a_run_of_the_minimum_is_found_at_every_offset() {
+        let file = "DB_HOST=db.internal\nDB_PASSWORD=Zq7!vR2xLp9#Tw\nDB_USER=app\n";
+        for len in (MIN_RUN..=MIN_RUN + 12).step_by(4) {
+            let run = &b64(file)[..len];
+            for offset in 0..2 * STRIDE {
+                let mut text: String = "ab ".repeat(STRIDE).chars().take(offset).collect();
+                if offset > 0 {
+                    text.replace_range(offset - 1.., " ");
+                }
+                text.push_str(run);
+                text.push_str(" done");
+                assert_eq!(decoded(&text).len(), 1, "{len} at {offset}: {text}");
+            }
         }
     }
 

@@ -727,8 +727,8 @@ fn hashed_or_encrypted(v: &str) -> bool {
                 && rest.len() >= 8
         });
     // SOPS (`ENC[AES256_GCM,data:…]`) and Jasypt (`ENC(…)`).
-    let sealed = (v.starts_with("ENC[") && v.ends_with(']'))
-        || (v.starts_with("ENC(") && v.ends_with(')'));
+    let sealed =
+        (v.starts_with("ENC[") && v.ends_with(']')) || (v.starts_with("ENC(") && v.ends_with(')'));
     mcf || braced || sealed
 }
 
