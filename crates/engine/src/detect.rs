@@ -558,8 +558,9 @@ mod tests {
 
     /// Every finding of a detector alone (its pattern, then its validator)
     /// on the corpora is found by a whole engine that runs only that
-    /// detector: the stage's literal filter, the embedded plans and the
-    /// confirmation miss none of them.
+    /// detector on a tool output: the stage's literal filter, the embedded
+    /// plans, the confirmation and the decoding of base64 runs miss none
+    /// of them.
     #[test]
     fn the_engine_finds_what_each_detector_finds_on_the_corpora() {
         let mut engines = BTreeMap::new();
@@ -574,11 +575,14 @@ mod tests {
                     let engine = engines.entry(id.clone()).or_insert_with(|| {
                         let list = if family == "secrets" { "detectors" } else { "entities" };
                         crate::Engine::from_yaml_str(&format!(
-                            "checks:\n  - {{ id: one, stage: [output], type: {family}, {list}: [{id}], on_fail: block }}\n"
+                            "checks:\n  - {{ id: one, stage: [tool_output], type: {family}, {list}: [{id}], on_fail: block }}\n"
                         ))
                         .unwrap()
                     });
-                    let request = palisade_protocol::CheckRequest::output(case.text.as_str());
+                    let request = palisade_protocol::CheckRequest::tool_output(
+                        "read_file",
+                        serde_json::Value::String(case.text.clone()),
+                    );
                     assert_eq!(
                         engine.evaluate(&request).unwrap().decision,
                         palisade_protocol::DecisionKind::Block,

@@ -12,26 +12,26 @@
 //! is turned away within its first bytes.
 //!
 //! The cost stays small on text without such runs: a run of at least
-//! [`MIN_RUN`] characters always covers one of the 8-byte words that
-//! start every 40 bytes, so only those words are read (each in one
-//! register, most turned away at their first test); a run is looked at
-//! only around a word that is base64 throughout and has four more such
-//! words next to it. Lines wrapped narrower than [`MIN_RUN`] columns are
-//! therefore not reliably found. What is decoded is bounded per string
+//! [`MIN_RUN`] characters always covers one of the 16-byte blocks that
+//! start every 48 bytes, so only those blocks are read (eight bytes at a
+//! time in a register, almost all turned away by their first test); a run
+//! is looked at only around a block that is base64 throughout and has
+//! five more such words next to it. Lines wrapped narrower than
+//! [`MIN_RUN`] columns are therefore not reliably found. What is decoded is bounded per string
 //! ([`Budget`]), and decoded text is decoded again at most
 //! [`MAX_DEPTH`] levels deep.
 
-/// The fewest base64 characters of a run that is decoded (36 bytes).
-pub(crate) const MIN_RUN: usize = 48;
+/// The fewest base64 characters of a run that is decoded (48 bytes).
+pub(crate) const MIN_RUN: usize = 64;
 
 /// How many times a text is decoded within a decoded text (base64 of a
 /// `.dockerconfigjson` whose `auth` is base64 too).
 pub(crate) const MAX_DEPTH: u32 = 2;
 
-/// The words read first: a run of [`MIN_RUN`] characters covers a whole
-/// 8-byte word starting at a multiple of [`STRIDE`] (`STRIDE + 8 - 1 <=
-/// MIN_RUN`).
-const STRIDE: usize = 40;
+/// The blocks read first: a run of [`MIN_RUN`] characters covers a whole
+/// 16-byte block starting at a multiple of [`STRIDE`] (`STRIDE + 16 - 1
+/// <= MIN_RUN`).
+const STRIDE: usize = 48;
 
 /// The narrowest lines joined as a wrapped run (PEM wraps at 64, `base64`
 /// at 76, some tools at 60 or 72). A run is first found on a line of
@@ -85,26 +85,42 @@ const fn at_least(x: u64, lo: u8) -> u64 {
 /// The high bit of each byte of `x` (7-bit bytes) that is at most `hi`.
 #[inline]
 const fn at_most(x: u64, hi: u8) -> u64 {
-    ((ONES * hi as u64 | HIGH) - x) & HIGH
+    (((ONES * hi as u64) | HIGH) - x) & HIGH
 }
 
 /// The high bit of each byte of `x` (7-bit bytes) that equals `c`.
 #[inline]
 const fn equal(x: u64, c: u8) -> u64 {
-    !((x ^ ONES * c as u64) + ONES * 0x7f) & HIGH
+    !((x ^ (ONES * c as u64)) + ONES * 0x7f) & HIGH
 }
 
-/// Whether all eight bytes of `word` are base64 characters, eight at a
-/// time in one register. Most words of text hold a blank, a line break,
-/// a quote or a bracket (bytes below `+`): they are turned away first.
+/// Whether the 16 bytes at `at` may all be base64 characters: none is
+/// below `+` (a blank, a line break, a quote, a bracket) or beyond ASCII.
+/// Sixteen bytes of text almost always hold one of those; one test and a
+/// branch that is rarely taken.
 #[inline]
-fn all_b64(word: [u8; 8]) -> bool {
-    let x = u64::from_le_bytes(word);
+fn quick(hay: &[u8], at: usize) -> bool {
+    let (x, y) = (word(hay, at), word(hay, at + 8));
+    at_least(x & !HIGH, b'+') & at_least(y & !HIGH, b'+') & !(x | y) == HIGH
+}
+
+/// The eight bytes at `at` (zeros past the end).
+#[inline]
+fn word(hay: &[u8], at: usize) -> u64 {
+    hay.get(at..at + 8)
+        .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        .map_or(0, u64::from_le_bytes)
+}
+
+/// Whether all eight bytes of `x` are base64 characters, eight at a time
+/// in one register.
+#[inline]
+fn all_b64(x: u64) -> bool {
     let seven = x & !HIGH;
-    if x & HIGH != 0 || at_least(seven, b'+') != HIGH {
+    if x & HIGH != 0 {
         return false;
     }
-    let folded = seven | ONES * 0x20;
+    let folded = seven | (ONES * 0x20);
     let ok = (at_least(folded, b'a') & at_most(folded, b'z'))
         | (at_least(seven, b'0') & at_most(seven, b'9'))
         | equal(seven, b'+')
@@ -114,22 +130,19 @@ fn all_b64(word: [u8; 8]) -> bool {
     ok == HIGH
 }
 
-/// Whether the base64 word at `at` can be part of a line of [`MIN_RUN`]
-/// characters: whole base64 words next to it, on either side, four at
-/// least (a line holding the word and at most three more whole words is
-/// at most `8 + 7 + 3 * 8 + 7 = 46` characters long). Words of text
-/// (identifiers, digests) are turned away here, eight bytes at a time.
+/// Whether the base64 block at `at` can be part of a line of
+/// [`MIN_RUN`] characters: whole base64 words next to it, on either side,
+/// five at least (a line holding the block and at most four more whole
+/// words is at most `16 + 7 + 4 * 8 + 7 = 62` characters long). Words of
+/// text (identifiers, digests) are turned away here, eight bytes at a
+/// time.
 fn room_for_a_run(hay: &[u8], at: usize) -> bool {
-    let word = |i: usize| {
-        hay.get(i..i + 8)
-            .and_then(|w| <[u8; 8]>::try_from(w).ok())
-            .is_some_and(all_b64)
-    };
-    let right = (1..=4).take_while(|k| word(at + 8 * k)).count();
-    let left = (1..=4 - right)
-        .take_while(|k| at >= 8 * k && word(at - 8 * k))
+    let b64 = |i: usize| i + 8 <= hay.len() && all_b64(word(hay, i));
+    let right = (0..5).take_while(|k| b64(at + 16 + 8 * k)).count();
+    let left = (1..=5 - right)
+        .take_while(|k| at >= 8 * k && b64(at - 8 * k))
         .count();
-    left + right >= 4
+    left + right >= 5
 }
 
 /// The runs of `text` that decode to text, in order, within the budget.
@@ -140,12 +153,13 @@ pub(crate) fn decode_runs(text: &str, budget: &mut Budget) -> Vec<Decoded> {
         return out;
     }
     let mut pos = 0;
-    while let Some(word) = hay.get(pos..pos + 8) {
+    while pos + 16 <= hay.len() {
         let next = pos + STRIDE;
-        let Ok(word) = <[u8; 8]>::try_from(word) else {
-            break;
-        };
-        if !all_b64(word) || !room_for_a_run(hay, pos) {
+        if !quick(hay, pos)
+            || !all_b64(word(hay, pos))
+            || !all_b64(word(hay, pos + 8))
+            || !room_for_a_run(hay, pos)
+        {
             pos = next;
             continue;
         }
@@ -366,7 +380,7 @@ mod tests {
                 out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
             }
         }
-        while out.len() % 4 != 0 {
+        while !out.len().is_multiple_of(4) {
             out.push('=');
         }
         out
@@ -393,9 +407,11 @@ mod tests {
     fn the_word_test_is_the_byte_test() {
         for b in 0..=255u8 {
             for at in 0..8 {
-                let mut word = *b"QUJDREVG";
-                word[at] = b;
-                assert_eq!(all_b64(word), is_b64(b), "{b:#x} at {at}");
+                let mut bytes = *b"QUJDREVGQUJDREVG";
+                bytes[at] = b;
+                assert_eq!(all_b64(word(&bytes, 0)), is_b64(b), "{b:#x} at {at}");
+                let below = b < b'+' || b >= 0x80;
+                assert_eq!(quick(&bytes, 0), !below, "{b:#x} at {at}");
             }
         }
     }
@@ -410,7 +426,7 @@ mod tests {
             wrap(&run, 64, "\r\n", ""),
             format!("key: |\n{}\nnext: 1", wrap(&run, 60, "\n", "    ")),
             format!("{{\"data\": \"{}\"}}", wrap(&run, 64, "\\n", "")),
-            wrap(&run, 48, "\\r\\n", ""),
+            wrap(&run, 64, "\\r\\n", ""),
             run.replace('+', "-")
                 .replace('/', "_")
                 .trim_end_matches('=')

@@ -1653,7 +1653,7 @@ for _ in range(2):
     pos(json.dumps({"auths": {"registry.example.com": {"auth": b64text("deploy:" + password())}}}), "basic_auth_header")
     config = json.dumps({"auths": {"ghcr.io": {"auth": b64text("octocat:" + github("ghp"))}}})
     pos(f"data:\n  .dockerconfigjson: {b64text(config)}", "basic_auth_header", "github_pat")
-    pos(b64text(f"https://deploy:{rs(ALNUM, 16)}@github.com\n"), "url_password")
+    pos(b64text(f"https://deploy:{rs(ALNUM, 16)}@github.com\nhttps://ci:{rs(ALNUM, 16)}@gitlab.example.com\n"), "url_password")
 
 # Near misses: base64 of text without credentials, of binary data, of
 # public material, of references and docs values.
