@@ -99,9 +99,20 @@ const fn equal(x: u64, c: u8) -> u64 {
 /// Sixteen bytes of text almost always hold one of those; one test and a
 /// branch that is rarely taken.
 #[inline]
-fn quick(hay: &[u8], at: usize) -> bool {
-    let (x, y) = (word(hay, at), word(hay, at + 8));
+fn quick(block: &[u8; 16]) -> bool {
+    let (x, y) = halves(block);
     at_least(x & !HIGH, b'+') & at_least(y & !HIGH, b'+') & !(x | y) == HIGH
+}
+
+/// A block's two words.
+#[inline]
+fn halves(block: &[u8; 16]) -> (u64, u64) {
+    let (low, high) = block.split_at(8);
+    let word = |half: &[u8]| {
+        half.first_chunk::<8>()
+            .map_or(0, |w| u64::from_le_bytes(*w))
+    };
+    (word(low), word(high))
 }
 
 /// The eight bytes at `at` (zeros past the end).
@@ -153,13 +164,10 @@ pub(crate) fn decode_runs(text: &str, budget: &mut Budget) -> Vec<Decoded> {
         return out;
     }
     let mut pos = 0;
-    while pos + 16 <= hay.len() {
+    while let Some(block) = hay.get(pos..).and_then(<[u8]>::first_chunk::<16>) {
         let next = pos + STRIDE;
-        if !quick(hay, pos)
-            || !all_b64(word(hay, pos))
-            || !all_b64(word(hay, pos + 8))
-            || !room_for_a_run(hay, pos)
-        {
+        let (low, high) = halves(block);
+        if !quick(block) || !all_b64(low) || !all_b64(high) || !room_for_a_run(hay, pos) {
             pos = next;
             continue;
         }
@@ -411,7 +419,7 @@ mod tests {
                 bytes[at] = b;
                 assert_eq!(all_b64(word(&bytes, 0)), is_b64(b), "{b:#x} at {at}");
                 let plausible = (b'+'..0x80).contains(&b);
-                assert_eq!(quick(&bytes, 0), plausible, "{b:#x} at {at}");
+                assert_eq!(quick(&bytes), plausible, "{b:#x} at {at}");
             }
         }
     }
