@@ -17,9 +17,9 @@
 //! time in a register, almost all turned away by their first test); a run
 //! is looked at only around a block that is base64 throughout and has
 //! five more such words next to it. Lines wrapped narrower than
-//! [`MIN_RUN`] columns are therefore not reliably found. What is decoded is bounded per string
-//! ([`Budget`]), and decoded text is decoded again at most
-//! [`MAX_DEPTH`] levels deep.
+//! [`MIN_RUN`] columns are therefore not reliably found. What is decoded
+//! is bounded per string ([`Budget`]), and decoded text is decoded again
+//! at most [`MAX_DEPTH`] levels deep.
 
 /// The fewest base64 characters of a run that is decoded (48 bytes).
 pub(crate) const MIN_RUN: usize = 64;
@@ -94,7 +94,7 @@ const fn equal(x: u64, c: u8) -> u64 {
     !((x ^ (ONES * c as u64)) + ONES * 0x7f) & HIGH
 }
 
-/// Whether the 16 bytes at `at` may all be base64 characters: none is
+/// Whether the 16 bytes of `block` may all be base64 characters: none is
 /// below `+` (a blank, a line break, a quote, a bracket) or beyond ASCII.
 /// Sixteen bytes of text almost always hold one of those; one test and a
 /// branch that is rarely taken.
