@@ -17,6 +17,7 @@
 //! `docs/DETECTORS.md` lists every detector with its validator, examples and
 //! measured precision and recall.
 
+pub(crate) mod encoded;
 mod generic;
 mod pii;
 #[rustfmt::skip]
@@ -229,6 +230,12 @@ pub(crate) fn by_label(label: u32) -> Option<&'static Detector> {
         .or_else(|| i.checked_sub(SECRETS.len()).and_then(|j| PII.get(j)))
 }
 
+/// Whether a hit's label is a credential detector's (not a PII detector's,
+/// nor a check's own pattern).
+pub(crate) fn is_secret_label(label: u32) -> bool {
+    (label as usize) < SECRETS.len()
+}
+
 /// The label of a detector of a family: its index in [`SECRETS`] followed by [`PII`].
 pub(crate) fn label(kind: Kind, index: usize) -> u32 {
     match kind {
@@ -323,8 +330,16 @@ mod tests {
     }
 
     /// The ids of the detectors that fire on `text`: some match the
-    /// validator accepts.
+    /// validator accepts; and, as in a tool output, the credential
+    /// detectors that fire on its base64 runs decoded ([`encoded`]).
     fn fired(detectors: &[(&'static Detector, Vec<Regex>)], text: &str) -> BTreeSet<String> {
+        let mut out = fired_in(detectors, text);
+        let mut budget = encoded::Budget::default();
+        fired_decoded(detectors, text, &mut budget, 1, &mut out);
+        out
+    }
+
+    fn fired_in(detectors: &[(&'static Detector, Vec<Regex>)], text: &str) -> BTreeSet<String> {
         detectors
             .iter()
             .filter(|(d, parts)| {
@@ -334,6 +349,26 @@ mod tests {
             })
             .map(|(d, _)| d.id.to_owned())
             .collect()
+    }
+
+    fn fired_decoded(
+        detectors: &[(&'static Detector, Vec<Regex>)],
+        text: &str,
+        budget: &mut encoded::Budget,
+        depth: u32,
+        out: &mut BTreeSet<String>,
+    ) {
+        for run in encoded::decode_runs(text, budget) {
+            let secrets: Vec<_> = detectors
+                .iter()
+                .filter(|(d, _)| d.kind == Kind::Secret)
+                .cloned()
+                .collect();
+            out.extend(fired_in(&secrets, &run.text));
+            if depth < encoded::MAX_DEPTH {
+                fired_decoded(detectors, &run.text, budget, depth + 1, out);
+            }
+        }
     }
 
     #[derive(Default, Clone, Copy)]
@@ -479,6 +514,10 @@ mod tests {
             total.precision(),
             total.recall()
         );
+        // The misses first: a class below the bar fails the test below.
+        if !misses.is_empty() {
+            println!("{family} misses:\n{misses}");
+        }
         println!("\n| {family}: class | TP | FP | FN | precision | recall |");
         println!("|---|---:|---:|---:|---:|---:|");
         for (class, c) in &classes {
@@ -496,9 +535,6 @@ mod tests {
                 c.precision(),
                 c.recall()
             );
-        }
-        if !misses.is_empty() {
-            println!("{family} misses:\n{misses}");
         }
         for (id, c) in &per {
             assert!(c.tp > 0, "{corpus} has no positive case for `{id}`");
@@ -522,8 +558,9 @@ mod tests {
 
     /// Every finding of a detector alone (its pattern, then its validator)
     /// on the corpora is found by a whole engine that runs only that
-    /// detector: the stage's literal filter, the embedded plans and the
-    /// confirmation miss none of them.
+    /// detector on a tool output: the stage's literal filter, the embedded
+    /// plans, the confirmation and the decoding of base64 runs miss none
+    /// of them.
     #[test]
     fn the_engine_finds_what_each_detector_finds_on_the_corpora() {
         let mut engines = BTreeMap::new();
@@ -538,11 +575,14 @@ mod tests {
                     let engine = engines.entry(id.clone()).or_insert_with(|| {
                         let list = if family == "secrets" { "detectors" } else { "entities" };
                         crate::Engine::from_yaml_str(&format!(
-                            "checks:\n  - {{ id: one, stage: [output], type: {family}, {list}: [{id}], on_fail: block }}\n"
+                            "checks:\n  - {{ id: one, stage: [tool_output], type: {family}, {list}: [{id}], on_fail: block }}\n"
                         ))
                         .unwrap()
                     });
-                    let request = palisade_protocol::CheckRequest::output(case.text.as_str());
+                    let request = palisade_protocol::CheckRequest::tool_output(
+                        "read_file",
+                        serde_json::Value::String(case.text.clone()),
+                    );
                     assert_eq!(
                         engine.evaluate(&request).unwrap().decision,
                         palisade_protocol::DecisionKind::Block,
@@ -847,6 +887,196 @@ mod tests {
             }
         }
         println!("literal filtering:\n{report}");
+    }
+
+    /// A small deterministic generator (xorshift64*) for the generated
+    /// cases below: the same cases on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+            items[self.below(items.len())]
+        }
+    }
+
+    /// A password as generators make them: 10–32 characters of letters,
+    /// digits and a random share of the keyboard's symbols, at least one
+    /// symbol.
+    fn generated_password(rng: &mut Rng) -> String {
+        const SYMBOLS: &[u8] = b"!#$%&()*+,-./:;<=>?@[]^_{|}~";
+        const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        let symbols: Vec<u8> = SYMBOLS
+            .iter()
+            .copied()
+            .filter(|_| rng.below(3) > 0)
+            .collect();
+        let len = 10 + rng.below(23);
+        loop {
+            let v: String = (0..len)
+                .map(|_| {
+                    if !symbols.is_empty() && rng.below(4) == 0 {
+                        char::from(symbols[rng.below(symbols.len())])
+                    } else {
+                        char::from(ALNUM[rng.below(ALNUM.len())])
+                    }
+                })
+                .collect();
+            if v.bytes().any(|b| SYMBOLS.contains(&b)) {
+                return v;
+            }
+        }
+    }
+
+    /// `value` assigned to `name` in one of the syntaxes configuration and
+    /// code use, or `None` when the syntax cannot hold the value as is.
+    fn assign(rng: &mut Rng, name: &str, value: &str) -> Option<String> {
+        let has = |chars: &[char]| value.contains(chars);
+        let lower = name.to_ascii_lowercase();
+        Some(match rng.below(11) {
+            0 if !has(&['\'']) => format!("export {name}='{value}'"),
+            1 if !has(&['"', '$', '`', '\\']) => format!("{name}=\"{value}\""),
+            2 if !has(&[
+                ' ', '#', '\'', '"', '\\', '$', '`', ';', '|', '<', '>', '(', ')', '&',
+            ]) =>
+            {
+                format!("{name}={value}")
+            }
+            3 => format!("{lower}: '{}'", value.replace('\'', "''")),
+            4 => format!("  {}", serde_json::json!({ name: value })),
+            5 if !has(&['\'', '\\']) => format!("{lower} = '{value}'"),
+            6 => {
+                let encoded: String = value
+                    .bytes()
+                    .map(|b| {
+                        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                            char::from(b).to_string()
+                        } else {
+                            format!("%{b:02X}")
+                        }
+                    })
+                    .collect();
+                format!("DATABASE_URL=postgresql://app:{encoded}@db.internal:5432/app")
+            }
+            7 if !has(&[';']) => format!("Server=db;Database=app;User Id=app;Password={value};"),
+            8 if !has(&['"', '\\']) => format!("[database]\n{lower} = \"{value}\""),
+            9 if !has(&['<', '&']) => format!("<{name}>{value}</{name}>"),
+            10 if !has(&['\'']) => format!("mytool --db-password '{value}' --verbose"),
+            _ => return None,
+        })
+    }
+
+    const PASSWORD_NAMES: &[&str] = &[
+        "DB_PASSWORD",
+        "password",
+        "PGPASSWORD",
+        "MYSQL_ROOT_PASSWORD",
+        "redisPassword",
+        "SMTP_PASS",
+        "db_pass",
+        "POSTGRES_PASSWORD",
+        "passwd",
+        "admin_passphrase",
+    ];
+
+    /// Generated passwords assigned in shell, `.env`, YAML, JSON, Python,
+    /// TOML, XML, URLs, connection strings and command lines are found:
+    /// whatever symbols they hold (`!OK2Ag8.-wc!VLZRfu~` starts like a
+    /// YAML tag, `$Hq…` like a variable, `Wj]*C&…` holds brackets).
+    #[test]
+    fn generated_password_assignments_are_found() {
+        let secrets = compiled(SECRETS);
+        let mut rng = Rng(0x5eed_0003);
+        let (mut cases, mut missed) = (0, Vec::new());
+        while cases < 3000 {
+            let value = generated_password(&mut rng);
+            let name = rng.pick(PASSWORD_NAMES);
+            let Some(text) = assign(&mut rng, name, &value) else {
+                continue;
+            };
+            cases += 1;
+            if fired(&secrets, &text).is_empty() {
+                missed.push(text);
+            }
+        }
+        println!("{} of {cases} generated assignments missed", missed.len());
+        for m in &missed {
+            println!("  {m}");
+        }
+        // A few in ten thousand: `...` inside a password reads as an
+        // ellipsis, a run of letters as a variable's name.
+        assert!(missed.len() * 1000 <= cases * 2, "{missed:#?}");
+    }
+
+    /// Values that a password name holds without being a password, in the
+    /// same syntaxes: references, code, placeholders, schemes and hashes.
+    #[test]
+    fn password_look_alikes_are_not_found() {
+        let secrets = compiled(SECRETS);
+        let values = [
+            "${DB_PASSWORD}",
+            "$(cat /run/secrets/db_password)",
+            "$DB_PASSWORD",
+            "%DB_PASSWORD%",
+            "{{ .Values.db.password }}",
+            "os.getenv(\"DB_PASSWORD\")",
+            "config[\"db\"][\"password\"]",
+            "std::env::var(\"DB_PASSWORD\")",
+            "Option<String>",
+            "{password}",
+            "<your-db-password>",
+            "[REDACTED]",
+            "scram-sha-256",
+            "argon2id",
+            "pbkdf2_sha256",
+            "sha512_crypt",
+            "bcrypt_sha256",
+            "{SSHA512}",
+            "mysql_native_password",
+            "$2y$10$j2tdct5jW9ijlZwDXEvUIbiP0dExJ5xqen3bqvInugqDCEzwpkX7l",
+            "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG",
+            "{cipher}AQBa8f3kLm2Qz9xW1vB7nR4tY6uI0oP5aS3d",
+            "/run/secrets/db_password",
+            "********",
+        ];
+        let mut rng = Rng(0x5eed_0004);
+        let mut found = Vec::new();
+        for value in values {
+            for _ in 0..12 {
+                let name = rng.pick(PASSWORD_NAMES);
+                if let Some(text) = assign(&mut rng, name, value)
+                    && !text.starts_with("DATABASE_URL")
+                    && fired(&secrets, &text).contains("password_assignment")
+                {
+                    found.push(text);
+                }
+            }
+        }
+        assert!(found.is_empty(), "{found:#?}");
+        // Names that say which scheme stores passwords.
+        for text in [
+            "#password_encryption = scram-sha-256",
+            "password_hash_algo: argon2id",
+            "PASSWORD_HASHER=argon2id",
+            "password_scheme = bcrypt",
+            "password_hashing: pbkdf2_sha256",
+            "PASSWORD_ALGORITHM=sha512_crypt",
+            "password_storage_scheme: SSHA512",
+            "ANTHROPIC_API_KEY=sk-ant-api03-abc123",
+            "OPENAI_API_KEY=sk-proj-abc123def456",
+            "GITLAB_TOKEN=glpat-abc123def456",
+            "aws_secret_access_key=abc123def456ghi789jkl012mno345pqr678stu9",
+        ] {
+            assert!(fired(&secrets, text).is_empty(), "{text}");
+        }
     }
 
     /// Forms found from a word rather than a fixed start: the context word

@@ -362,6 +362,16 @@ pub(crate) fn begin(
         .as_deref()
         .filter(|_| engine.keep_sessions && request.session_id.is_some());
     let mut sensitive: Vec<String> = Vec::new();
+    // Credentials a tool returns re-encoded (base64 of a credentials file,
+    // a `.env`, a private key) are looked for in the decoded text too.
+    let decodes = stage == Stage::ToolOutput
+        && data.checks.iter().any(|&c| {
+            active[c as usize]
+                && matches!(
+                    engine.policy.checks[c as usize].kind,
+                    CheckKind::Secrets { .. }
+                )
+        });
     if let Some(matcher) = &data.matcher {
         for_each_string(request, stage, |ptr, kind, text, name| {
             rec.field = fields.len() as u32;
@@ -400,6 +410,10 @@ pub(crate) fn begin(
                         rec.hit(h.check, start, end, h.label);
                     }
                 }
+            }
+            if decodes {
+                let mut budget = crate::detect::encoded::Budget::default();
+                scan_decoded(matcher, text, &active, &need_all, &mut rec, &mut budget, 1);
             }
             if let Some(flows) = flows {
                 for h in &rec.hits[before..] {
@@ -494,6 +508,49 @@ pub(crate) fn begin(
 }
 
 /// The decision with the async checks' outcomes merged in policy order.
+/// Scans the base64 runs of `text` that decode to text
+/// ([`crate::detect::encoded`]) with the stage's matcher, and records the
+/// credential detectors' hits there at the run's span: a credential inside
+/// is a credential in the run. Runs within decoded text are decoded too,
+/// [`crate::detect::encoded::MAX_DEPTH`] levels deep.
+fn scan_decoded(
+    matcher: &crate::scan::StageMatcher,
+    text: &str,
+    active: &[bool],
+    need_all: &[bool],
+    rec: &mut Recorder<'_>,
+    budget: &mut crate::detect::encoded::Budget,
+    depth: u32,
+) {
+    for run in crate::detect::encoded::decode_runs(text, budget) {
+        let mut inner = Recorder::new(active, need_all);
+        inner.field = rec.field;
+        matcher.scan(&run.text, &mut inner);
+        if depth < crate::detect::encoded::MAX_DEPTH {
+            scan_decoded(
+                matcher,
+                &run.text,
+                active,
+                need_all,
+                &mut inner,
+                budget,
+                depth + 1,
+            );
+        }
+        for h in inner.hits {
+            let seen = rec.hits.iter().any(|k| {
+                k.field == rec.field
+                    && k.check == h.check
+                    && k.start == run.start
+                    && k.end == run.end
+            });
+            if crate::detect::is_secret_label(h.label) && !seen {
+                rec.hit(h.check, run.start, run.end, h.label);
+            }
+        }
+    }
+}
+
 pub(crate) fn finish(
     engine: &Engine,
     request: &CheckRequest,

@@ -22,9 +22,25 @@ pub(super) fn bearer_token(m: &str) -> bool {
 }
 
 /// The credentials decode to `user:password` text with a real-looking
-/// password, and are not a documented example.
+/// password, and are not a documented example: after `Basic `, or the
+/// value of a registry's `"auth":`.
 pub(super) fn basic_auth_header(m: &str) -> bool {
-    let encoded = m.split_whitespace().nth(1).unwrap_or_default();
+    let encoded = if m.ends_with('"') || m.contains(':') {
+        m.trim_end_matches('"').rsplit('"').next()
+    } else {
+        m.split_whitespace().nth(1)
+    };
+    user_password(encoded.unwrap_or_default())
+}
+
+/// A JSON member `"auth": "…"` holding base64 of `user:password`, as in a
+/// `.dockerconfigjson`.
+pub(super) fn basic_auth_pair(key: &str, value: &str) -> bool {
+    value.len() >= 8 && key.eq_ignore_ascii_case("auth") && user_password(value)
+}
+
+/// Base64 of `user:password` text with a real-looking password.
+fn user_password(encoded: &str) -> bool {
     let Some(decoded) = base64_decode(encoded) else {
         return false;
     };
@@ -138,6 +154,13 @@ const NOT_SECRET_NAME_ENDINGS: &[&str] = &[
     "format",
     "algorithm",
     "alg",
+    "algo",
+    "hasher",
+    "hashers",
+    "hashing",
+    "scheme",
+    "schemes",
+    "kdf",
     "provider",
     "store",
     "manager",
@@ -301,7 +324,71 @@ fn secret_like(v: &str, min_len: usize) -> bool {
         && !date_like(v)
         && !url_or_path(v)
         && !v.starts_with("arn:")
+        && !example_token(v)
+        && !super::validate::sequential_filler(v)
         && high_entropy(v)
+}
+
+/// Providers' token prefixes, longest first: a value that starts with one
+/// is judged as that provider's token would be.
+const TOKEN_PREFIXES: &[&str] = &[
+    "sk-ant-admin01-",
+    "sk-ant-api03-",
+    "sk-ant-",
+    "sk-svcacct-",
+    "sk-or-v1-",
+    "sk-admin-",
+    "sk-proj-",
+    "github_pat_",
+    "dckr_pat_",
+    "shippo_live_",
+    "sk_live_",
+    "sk_test_",
+    "rk_live_",
+    "rk_test_",
+    "lin_api_",
+    "dop_v1_",
+    "whsec_",
+    "glpat-",
+    "shpat_",
+    "xoxb-",
+    "xoxp-",
+    "xoxa-",
+    "xapp-",
+    "pypi-",
+    "pplx-",
+    "tvly-",
+    "glsa_",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "npm_",
+    "gsk_",
+    "xai-",
+    "hvs.",
+    "pul-",
+    "glc_",
+    "key-",
+    "AKIA",
+    "ASIA",
+    "AIza",
+    "hf_",
+    "r8_",
+    "SG.",
+    "sk-",
+];
+
+/// Whether a value is a docs example of a provider's token: its prefix
+/// and a body too short to be one (`sk-ant-api03-abc123`, `ghp_1234abcd`;
+/// real tokens have 20 random characters or more), or a body of
+/// sequential filler (`…abc123def456…`).
+fn example_token(v: &str) -> bool {
+    TOKEN_PREFIXES
+        .iter()
+        .find_map(|p| v.strip_prefix(p))
+        .is_some_and(|body| body.len() < 16 || super::validate::sequential_filler(body))
 }
 
 /// A name lower-cased, with only its ASCII letters and digits.
@@ -512,15 +599,325 @@ pub(super) fn secret_pair(key: &str, value: &str) -> bool {
 /// Whether a value assigned to a password name looks like a real password:
 /// 6–256 characters, not a docs password, placeholder, word, reference,
 /// code, number, URL or path, not naming itself (`MyPassword1`).
+/// A generated password ([`generated_password`]) is judged by the marks
+/// of code, references and placeholders that such a value can hold; any
+/// other value by the broad rules, which read every bracket as code.
 fn password_value(key: &str, value: &str) -> bool {
     !describes_secret(key)
         && (6..=256).contains(&value.len())
-        && password_like("", value)
         && !self_describing(value)
-        && !is_wordlike_or_code(value)
-        && !all_digits(value)
-        && !url_or_path(value)
         && entropy(value) >= 2.0
+        && !hash_scheme(value)
+        && !hashed_or_encrypted(value)
+        && if generated_password(value) {
+            !EXAMPLE_PASSWORDS.contains(&value.to_ascii_lowercase().as_str())
+                && !value.contains("***")
+                && !is_placeholder(&value.replace(['<', '>', '{', '}', '$'], "\u{1}"))
+                && !reference_shaped(value)
+                && !placeholder_shaped(value)
+                && !code_shaped(value)
+                && !path_shaped(value)
+        } else {
+            password_like("", value)
+                && !is_wordlike_or_code(value)
+                && !all_digits(value)
+                && !url_or_path(value)
+        }
+}
+
+/// The words of password hashing and storage schemes' names
+/// (`scram-sha-256`, `argon2id`, `pbkdf2_sha256`, `sha512_crypt`,
+/// `mysql_native_password`).
+const SCHEME_WORDS: &[&str] = &[
+    "md4",
+    "md5",
+    "sha",
+    "sha1",
+    "sha2",
+    "sha3",
+    "sha224",
+    "sha256",
+    "sha384",
+    "sha512",
+    "crypt",
+    "bcrypt",
+    "scrypt",
+    "yescrypt",
+    "argon2",
+    "argon2i",
+    "argon2d",
+    "argon2id",
+    "pbkdf2",
+    "scram",
+    "hmac",
+    "ssha",
+    "ssha256",
+    "ssha512",
+    "smd5",
+    "des",
+    "blowfish",
+    "plain",
+    "plaintext",
+    "cleartext",
+    "clear",
+    "nt",
+    "ntlm",
+    "lm",
+    "mysql",
+    "native",
+    "caching",
+    "password",
+    "django",
+    "ldap",
+    "salted",
+    "unsalted",
+    "legacy",
+    "hash",
+    "hashed",
+    "apr1",
+    "phpass",
+    "sm3",
+    "pbkdf",
+];
+
+/// Whether a value names a password hashing scheme rather than being a
+/// password (`password_encryption = scram-sha-256`, `PASSWORD_HASHER=
+/// argon2id`): every part of it between `-`, `_`, `.`, `$` and `{}` is a
+/// scheme's word or a number, and one of them names a scheme.
+fn hash_scheme(v: &str) -> bool {
+    let lower = v.to_ascii_lowercase();
+    let parts: Vec<&str> = lower
+        .split(['-', '_', '.', '$', '{', '}', '/'])
+        .filter(|p| !p.is_empty())
+        .collect();
+    let scheme = |p: &&str| SCHEME_WORDS.contains(p) && *p != "password";
+    parts.iter().any(scheme)
+        && parts
+            .iter()
+            .all(|p| SCHEME_WORDS.contains(p) || all_digits(p) || matches!(*p, "v" | "v1" | "v2"))
+}
+
+/// Whether a value is a password's hash or an encrypted value, not the
+/// password: the modular crypt format (`$2y$10$…`, `$argon2id$v=19$…`,
+/// `$6$salt$…`), a scheme in braces before it (`{SSHA}…`, `{cipher}…`,
+/// `{bcrypt}…`), or a value sealed by SOPS or Jasypt (`ENC[…]`, `ENC(…)`).
+fn hashed_or_encrypted(v: &str) -> bool {
+    // `$<id>$<params or salt>$<hash>`: an id of a few lower-case letters
+    // and digits (`2y`, `6`, `apr1`, `argon2id`, `pbkdf2-sha256`).
+    let mcf = v
+        .strip_prefix('$')
+        .and_then(|rest| rest.split_once('$'))
+        .is_some_and(|(id, rest)| {
+            (id.len() <= 2 || hash_scheme(id))
+                && !id.is_empty()
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && rest.len() >= 8
+                && rest.contains('$')
+        });
+    let braced = v
+        .strip_prefix('{')
+        .and_then(|rest| rest.split_once('}'))
+        .is_some_and(|(id, rest)| {
+            (2..=16).contains(&id.len())
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                && rest.len() >= 8
+        });
+    // SOPS (`ENC[AES256_GCM,data:…]`) and Jasypt (`ENC(…)`).
+    let sealed =
+        (v.starts_with("ENC[") && v.ends_with(']')) || (v.starts_with("ENC(") && v.ends_with(')'));
+    mcf || braced || sealed
+}
+
+/// Whether a value has the marks of a generated password: 8–128
+/// characters without blanks, symbols among letters and digits (three of
+/// lower case, upper case, digits and symbols, symbols one of them).
+/// Generators draw symbols from the whole keyboard (`!OK2Ag8.-wc!VLZRfu~`,
+/// `Wj]*C&kIUL&%o6J`), so brackets, `$`, `!` and `<` in such a value are
+/// not by themselves code, a reference or a placeholder.
+fn generated_password(v: &str) -> bool {
+    let symbols = v.bytes().filter(u8::is_ascii_punctuation).count();
+    let classes = [
+        v.bytes().any(|b| b.is_ascii_lowercase()),
+        v.bytes().any(|b| b.is_ascii_uppercase()),
+        v.bytes().any(|b| b.is_ascii_digit()),
+    ]
+    .iter()
+    .filter(|&&c| c)
+    .count();
+    (8..=128).contains(&v.len())
+        && symbols >= 1
+        && (classes >= 2 || (classes == 1 && symbols >= 3))
+        && v.bytes().all(|b| b.is_ascii_graphic())
+}
+
+/// Whether a name reads as one, not as random letters: its letters all
+/// lower case, all upper case, capitalised or camel case, and few digits
+/// (`DB_PASS`, `dbPassword`, `Ref`, `getenv`; not `wHhtg`, `M65tcvdmU23`).
+fn word_name(name: &str) -> bool {
+    let letters: String = name.chars().filter(char::is_ascii_alphabetic).collect();
+    let digits = name.bytes().filter(u8::is_ascii_digit).count();
+    let tail = letters.get(1..).unwrap_or_default();
+    letters.len() >= 2
+        && digits * 3 <= name.len()
+        && (letters.bytes().all(|b| b.is_ascii_lowercase())
+            || letters.bytes().all(|b| b.is_ascii_uppercase())
+            || tail.bytes().all(|b| b.is_ascii_lowercase())
+            || super::validate::camel_identifier(&letters))
+}
+
+/// Whether a generated-looking value is a reference: `${NAME}`, `$(cmd)`,
+/// `$NAME` (alone, or before `/`, `.`, `:`, `[`), `%NAME%`, `%(name)s`,
+/// `{{ … }}`, or a YAML tag (`!vault`, `!Ref`, `!!binary`) alone or
+/// before a blank.
+fn reference_shaped(v: &str) -> bool {
+    let name_len = |s: &str| {
+        s.bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count()
+    };
+    if let Some(rest) = v.strip_prefix('$') {
+        if (rest.starts_with('{') && rest.ends_with('}'))
+            || (rest.starts_with('(') && rest.ends_with(')'))
+        {
+            return true;
+        }
+        // A variable's name reads as one (`DB_PASS`, `dbPassword`).
+        let n = name_len(rest);
+        let name = rest.get(..n).unwrap_or_default();
+        let starts = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+        return starts
+            && name.len() >= 3
+            && word_name(name)
+            && rest
+                .get(n..)
+                .is_some_and(|t| t.is_empty() || t.starts_with(['/', '.', ':', '[', '}']));
+    }
+    if let Some(tag) = v.strip_prefix('!') {
+        // `!!python/name:…` is a tag with a path.
+        let (tag, path) = match tag.strip_prefix('!') {
+            Some(t) => (t, true),
+            None => (tag, false),
+        };
+        let n = name_len(tag);
+        let name = tag.get(..n).unwrap_or_default();
+        return name.starts_with(|c: char| c.is_ascii_alphabetic())
+            && word_name(name)
+            && tag
+                .get(n..)
+                .is_some_and(|t| t.is_empty() || (path && t.starts_with('/')));
+    }
+    let percent =
+        v.len() > 2 && v.starts_with('%') && v.ends_with('%') && name_len(&v[1..]) == v.len() - 2;
+    let template = |open: &str, close: &str| {
+        v.split_once(open)
+            .is_some_and(|(_, rest)| rest.contains(close))
+    };
+    // `%(name)s`, Python's formatting.
+    let formatted = v.strip_prefix("%(").is_some_and(|rest| {
+        let n = name_len(rest);
+        n > 0 && rest.get(n..).is_some_and(|t| t.starts_with(')'))
+    });
+    percent || formatted || template("{{", "}}") || template("${", "}")
+}
+
+/// Whether a generated-looking value is a URL or a file path: `://`, or
+/// a path of names (`/run/secrets/db_password`, `~/.pgpass`).
+fn path_shaped(v: &str) -> bool {
+    let pathish = ["/", "~/", "./", "../"].iter().any(|p| v.starts_with(p));
+    v.contains("://")
+        || (pathish
+            && v.matches('/').count() >= 2
+            && v.split(['/', '.', '_', '-', '~']).all(|part| {
+                part.len() <= 3 && part.bytes().all(|b| b.is_ascii_alphanumeric())
+                    || all_digits(part)
+                    || (part.bytes().all(|b| b.is_ascii_alphanumeric()) && word_name(part))
+            }))
+}
+
+/// Whether a generated-looking value holds a placeholder in angle brackets
+/// (`<password>`, `<YOUR_DB_PASS>`).
+fn placeholder_shaped(v: &str) -> bool {
+    v.split('<').skip(1).any(|after| {
+        after.split_once('>').is_some_and(|(inner, _)| {
+            inner.len() >= 4
+                && inner
+                    .bytes()
+                    .all(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'-' | b' '))
+                && inner
+                    .split(['_', '-', ' '])
+                    .all(|w| w.is_empty() || word_name(w) || w.len() == 1)
+        })
+    })
+}
+
+/// Whether a generated-looking value is code: a word-like name called,
+/// indexed or made generic up to a closing bracket at the end
+/// (`os.getenv("DB")`, `cfg["db"]["pw"]`, `Option<String>`), a path
+/// (`std::env::var`), a name in brackets (`{password}`, `[REDACTED]`), or
+/// a pointer or reference type (`*const`, `&str`).
+fn code_shaped(v: &str) -> bool {
+    let b = v.as_bytes();
+    let head = b
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':'))
+        .count();
+    let name = v.get(..head).unwrap_or_default();
+    // Each part of `os.getenv`, `std::env::var`, `cfg.db` a name.
+    let word_head = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.split(['.', ':']).all(|part| {
+            part.is_empty()
+                || (part.len() <= 3 && part.bytes().all(|c| c.is_ascii_lowercase()))
+                || word_name(part)
+        });
+    // The call closes at the end, or the match ended inside it (at a
+    // quote: `os.getenv(\"DB\")` in JSON text is matched up to `(\`).
+    // What the brackets hold: nothing, a quoted argument, or a name.
+    let args = |close: char| {
+        v.get(head + 1..).is_some_and(|rest| {
+            rest.is_empty()
+                || rest.starts_with(['"', '\'', '\\', close])
+                || rest.strip_suffix(close).is_some_and(|inner| {
+                    inner
+                        .bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':'))
+                })
+        })
+    };
+    let closes = match b.get(head) {
+        Some(b'(') => args(')') && (v.ends_with(')') || !v.contains(')')),
+        Some(b'[') => args(']') && (v.ends_with(']') || !v.contains(']')),
+        Some(b'<') => args('>') && v.ends_with('>'),
+        _ => false,
+    };
+    if word_head && (closes || (name.contains("::") && head == v.len())) {
+        return true;
+    }
+    let named = |inner: &[u8]| {
+        !inner.is_empty()
+            && inner
+                .iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
+    };
+    if let [open, inner @ .., close] = b
+        && matches!(
+            (open, close),
+            (b'{', b'}') | (b'[', b']') | (b'(', b')') | (b'<', b'>')
+        )
+        && named(inner)
+    {
+        return true;
+    }
+    // Pointer and reference types: a word after `*` or `&`.
+    matches!(b.first(), Some(b'*' | b'&'))
+        && v.get(1..).is_some_and(|t| {
+            t.starts_with(|c: char| c.is_ascii_alphabetic())
+                && t.get(1..)
+                    .is_some_and(|rest| rest.bytes().all(|c| c.is_ascii_lowercase() || c == b'_'))
+        })
 }
 
 /// The name holds a password and the value looks like a real one
@@ -529,7 +926,29 @@ pub(super) fn password_assignment(m: &str) -> bool {
     let Some((key, value)) = assignment(m) else {
         return false;
     };
-    password_value(key, value)
+    let quoted = m.ends_with(['"', '\'']);
+    password_value(key, if quoted { value } else { unquoted_end(value) })
+}
+
+/// An unquoted value up to the next assignment that a `,` or `&` starts
+/// (`pw=Xk9,wq2&user=app`: `Xk9,wq2`), without a trailing `,` or `&`.
+fn unquoted_end(v: &str) -> &str {
+    let b = v.as_bytes();
+    let cut = b.iter().enumerate().position(|(i, &c)| {
+        let next = b.get(i + 1..).unwrap_or_default();
+        if !matches!(c, b',' | b'&') {
+            return false;
+        }
+        let name = next
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
+            .count();
+        next.get(name) == Some(&b'=')
+            && std::str::from_utf8(next.get(..name).unwrap_or_default()).is_ok_and(word_name)
+    });
+    v.get(..cut.unwrap_or(v.len()))
+        .unwrap_or(v)
+        .trim_end_matches([',', '&'])
 }
 
 /// A JSON member whose name is a password's and whose value looks like one.
@@ -622,7 +1041,9 @@ pub(super) fn credential_argument(m: &str) -> bool {
         return false;
     }
     let value = value.strip_prefix("pass:").unwrap_or(value);
-    if value.starts_with(['$', '`']) || value.contains("$(") {
+    // Shell references; a generated password's `$` is judged by
+    // `password_value`.
+    if !generated_password(value) && (value.starts_with(['$', '`']) || value.contains("$(")) {
         return false;
     }
     let (user, password) = match flag {
@@ -640,7 +1061,10 @@ pub(super) fn credential_argument(m: &str) -> bool {
     if flag.starts_with("--") && !password_name(name) && name != "user" {
         return secret_value(name, password);
     }
-    password_like(user, password) && password_value("", password)
+    // `password_value` judges placeholders and references itself, as the
+    // value's shape asks (a generated password may hold `<` or start
+    // with `$`).
+    password != user && password_value("", password)
 }
 
 /// The single-dash flags of the commands [`credential_argument`] knows

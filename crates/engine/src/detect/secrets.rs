@@ -10,8 +10,8 @@
 
 use super::generic::{
     aws_secret_pair, aws_secret_value, azure_storage_pair, azure_storage_value, basic_auth_header,
-    bearer_token, credential_argument, password_assignment, password_pair, secret_assignment,
-    secret_pair, url_password, xml_credential,
+    basic_auth_pair, bearer_token, credential_argument, password_assignment, password_pair,
+    secret_assignment, secret_pair, url_password, xml_credential,
 };
 use super::validate::{
     all_digits, base62_6, base64_decode, crc32, entropy, is_placeholder, random_token,
@@ -584,10 +584,17 @@ pub(crate) const SECRETS: &[Detector] = &[
     detector!(
         "basic_auth_header",
         Secret,
-        r"(?i)\bbasic[ \t]+[A-Za-z0-9+/]{8,}={0,2}",
+        concat!(
+            r"(?i)\bbasic[ \t]+[A-Za-z0-9+/]{8,}={0,2}",
+            // A container registry's `auth` (`.dockerconfigjson`,
+            // `~/.docker/config.json`), also in JSON held in a string.
+            r#"|(?i)\\?"auth\\?"[ \t]*:[ \t]*\\?"[A-Za-z0-9+/]{8,}={0,2}"#
+        ),
         Some(basic_auth_header),
-        "HTTP Basic credentials (`Basic base64(user:password)`) with a real-looking password",
-    ),
+        "HTTP Basic credentials (`Basic base64(user:password)`), or a container registry's `\"auth\"` (base64 of user:password), with a real-looking password",
+    )
+    .paired(basic_auth_pair)
+    .apart(),
     detector!(
         "url_password",
         Secret,
@@ -603,8 +610,9 @@ pub(crate) const SECRETS: &[Detector] = &[
             // scanner finds the word first and grows the match backwards.
             r"(?i)[a-z0-9_.-]*(?:(?:pass(?:word|wd|phrase)|pwd)[a-z0-9_.-]*|[_.-]pass|\bpass)",
             r#"(?:\\?["'])?[ \t]*(?:=>|:=|=|:)[ \t]*"#,
-            // The validator wants 6 characters or more.
-            r#"(?:"[^"\r\n]{6,}"|'[^'\r\n]{6,}'|\\"[^"\\\r\n]{6,}\\"|[^\s"'\\,;&]{6,})"#
+            // The validator wants 6 characters or more, and cuts an
+            // unquoted value at the next `,name=` or `&name=`.
+            r#"(?:"[^"\r\n]{6,}"|'[^'\r\n]{6,}'|\\"[^"\\\r\n]{6,}\\"|[^\s"'\\;]{6,})"#
         ),
         Some(password_assignment),
         "A password assigned to a password-like name (password=, DB_PASSWORD:, \"passwd\": …) that is not a placeholder, word or reference",

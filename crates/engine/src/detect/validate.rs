@@ -130,11 +130,29 @@ static PLACEHOLDERS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
 /// already fixed the shape; it only has to turn away `xxxx…`, `abcabc…`
 /// and the like.
 pub(crate) fn random_token(body: &str) -> bool {
-    if body.is_empty() || is_placeholder(body) {
+    if body.is_empty() || is_placeholder(body) || sequential_filler(body) {
         return false;
     }
     let n = body.len().min(64) as f64;
     entropy(body) >= (0.5 * n.log2()).min(3.0)
+}
+
+/// Whether the letters and digits of `s` are sequential filler: runs of
+/// consecutive characters at least two and a half long on average (`abc123`, `1234abcd`,
+/// `abc123def456`), as docs write a made-up token. Random characters
+/// follow each other in order about once in 36 (a run is almost always one
+/// character long).
+pub(crate) fn sequential_filler(s: &str) -> bool {
+    let chars: Vec<u8> = s
+        .bytes()
+        .filter(u8::is_ascii_alphanumeric)
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    let runs = 1 + chars
+        .windows(2)
+        .filter(|w| w.get(1).copied() != w.first().map(|a| a.wrapping_add(1)))
+        .count();
+    chars.len() >= 6 && runs * 5 <= chars.len() * 2
 }
 
 /// Whether a value of unknown shape (found only through the name it is

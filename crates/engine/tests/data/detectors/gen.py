@@ -1618,6 +1618,119 @@ def write(name, rows, hide=False):
             f.write(f'{{"text": {text}, "expect": {json.dumps(row["expect"])}{tag}}}\n')
 
 
+# --- Credentials re-encoded as tools print them ---------------------------------
+# Generated after everything above, so that the cases above stay as they were.
+
+CLASS = "credentials re-encoded (base64, wrapped)"
+
+
+def wrap(text, width, newline="\n", indent=""):
+    return newline.join(indent + text[i:i + width] for i in range(0, len(text), width))
+
+
+def b64text(text):
+    return b64(text.encode())
+
+
+for _ in range(2):
+    secret = aws_secret()
+    creds = f"[default]\naws_access_key_id = {aws_id()}\naws_secret_access_key = {secret}\n"
+    found = ["aws_access_key_id", "aws_secret_access_key", *generic_labels("aws_secret_access_key", secret)]
+    pos(b64text(creds), *found)
+    pos(f"apiVersion: v1\ndata:\n  aws: {b64text(creds)}\nkind: Secret", *found)
+    pos(wrap(b64text(creds), 76), *found)
+    pos(base64.urlsafe_b64encode(creds.encode()).decode().rstrip("="), *found)
+    env = f"APP_ENV=production\nDB_HOST=db.internal\nDB_PASSWORD={password()}\n"
+    pos(f"data:\n  .env: {b64text(env)}", "password_assignment")
+    key = b64text(private_key_block("", 14) + "\n")
+    pos(f"data:\n  tls.key: {key}", "private_key")
+    pos(wrap(key, 64), "private_key")
+    pos(wrap(key, 60, "\r\n"), "private_key")
+    pos("tls.key: |\n" + wrap(key, 76, "\n", "    ") + "\ntype: kubernetes.io/tls", "private_key")
+    pos(json.dumps({"data": {"key.pem": wrap(key, 64)}}), "private_key")
+    token = github("ghp")
+    pos(json.dumps({"auths": {"ghcr.io": {"auth": b64text("octocat:" + token)}}}), "basic_auth_header", "github_pat")
+    pos(json.dumps({"auths": {"registry.example.com": {"auth": b64text("deploy:" + password())}}}), "basic_auth_header")
+    config = json.dumps({"auths": {"ghcr.io": {"auth": b64text("octocat:" + github("ghp"))}}})
+    pos(f"data:\n  .dockerconfigjson: {b64text(config)}", "basic_auth_header", "github_pat")
+    pos(b64text(f"https://deploy:{rs(ALNUM, 16)}@github.com\nhttps://ci:{rs(ALNUM, 16)}@gitlab.example.com\n"), "url_password")
+
+# Near misses: base64 of text without credentials, of binary data, of
+# public material, of references and docs values.
+neg(b64text("# Billing\n\nThis service reads invoices from the queue and writes a summary per customer every night.\n"))
+neg(wrap(b64(rand_bytes(1500)), 76))
+neg(b64(rand_bytes(900)))
+cert = "-----BEGIN CERTIFICATE-----\n" + wrap(b64(rand_bytes(700)), 64) + "\n-----END CERTIFICATE-----\n"
+neg(f"data:\n  ca.crt: {b64text(cert)}")
+neg(b64text("APP_ENV=production\nLOG_LEVEL=info\nDB_HOST=db.internal\nDB_PORT=5432\n"))
+neg(b64text("DB_HOST=db.internal\nDB_PASSWORD=${DB_PASSWORD}\nAPI_TOKEN=${API_TOKEN}\n"))
+neg(json.dumps({"auths": {"https://index.docker.io/v1/": {"auth": b64text("username:password")}}}))
+neg(b64text(json.dumps({"name": "billing", "replicas": 3, "image": "registry.example.com/billing:1.4.2"})))
+neg("sha512:" + rs(HEX, 128))
+
+CLASS = "passwords with symbols, generated"
+
+KEYBOARD = "!#$%&()*+,-./:;<=>?@[]^_{|}~"
+
+
+def keyboard_password():
+    symbols = [c for c in KEYBOARD if R.random() < 0.6]
+    n = R.randrange(10, 30)
+    while True:
+        v = "".join(R.choice(symbols) if symbols and R.random() < 0.3 else R.choice(ALNUM) for _ in range(n))
+        if any(c in KEYBOARD for c in v) and not set(v) & set("'\"\\"):
+            return v
+
+
+made = 0
+while made < 40:
+    v, name = keyboard_password(), R.choice(["DB_PASSWORD", "password", "PGPASSWORD", "redis_password", "SMTP_PASS", "adminPassword"])
+    form = made % 7
+    if form == 0:
+        text = f"export {name}='{v}'"
+    elif form == 1 and not set(v) & set("$`"):
+        text = f'{name}="{v}"'
+    elif form == 2:
+        text = f"{name.lower()}: '{v}'"
+    elif form == 3:
+        text = "  " + json.dumps({name: v})
+    elif form == 4:
+        text = f"{name.lower()} = '{v}'"
+    elif form == 5:
+        text = f'[database]\n{name.lower()} = "{v}"'
+    elif form == 6 and ";" not in v:
+        text = f"Server=db;Database=app;User Id=app;Password={v};"
+    else:
+        continue
+    pos(text, "password_assignment")
+    made += 1
+
+# Near misses: schemes, hashes, references, code and placeholders under
+# password names; docs examples of provider tokens.
+for text in [
+    "#password_encryption = scram-sha-256",
+    "password_hash_algo: argon2id",
+    "PASSWORD_HASHER=argon2id",
+    "password_scheme = bcrypt",
+    "password_hashing: pbkdf2_sha256",
+    "PASSWORD_ALGORITHM=sha512_crypt",
+    "password_storage_scheme: SSHA512",
+    "default_authentication_plugin = mysql_native_password",
+    "hashed_password = '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG'",
+    "export DB_PASSWORD='$(vault kv get -field=password secret/db)'",
+    "password = os.getenv('DB_PASSWORD')",
+    "password: <your-db-password>",
+    "ANTHROPIC_API_KEY=sk-ant-api03-abc123",
+    "OPENAI_API_KEY=sk-proj-abc123def456",
+    "GROQ_API_KEY=gsk_123abc456",
+    "GITLAB_TOKEN=glpat-abc123def456",
+    "Authorization: Bearer sk-ant-api03-abc123",
+    "aws_secret_access_key=abc123def456ghi789jkl012mno345pqr678stu9",
+]:
+    neg(text)
+
+CLASS = None
+
 write("secrets.jsonl", secrets, hide=True)
 with open(os.path.join(HERE, "structured.jsonl"), "w", encoding="utf-8") as f:
     for row in structured:

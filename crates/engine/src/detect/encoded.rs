@@ -1,0 +1,518 @@
+//! Credentials re-encoded as tools print them: runs of base64 (or
+//! base64url) in a tool output that decode to text, for the credential
+//! detectors to scan again.
+//!
+//! `kubectl get secret … -o yaml` prints a credentials file, a `.env` or a
+//! private key as one base64 run; `base64` wraps the same run at 76
+//! columns, PEM tools at 64, YAML block scalars indent it, and a JSON
+//! string holds it with `\n` escapes. A run is found wherever it is wrapped
+//! (lines of one width, the last one shorter, joined across `\n`, `\r\n`,
+//! their JSON escapes and any indentation), decoded, and kept only when it
+//! decodes to text: base64 of a binary file, a hash or a long identifier
+//! is turned away within its first bytes.
+//!
+//! The cost stays small on text without such runs: a run of at least
+//! [`MIN_RUN`] characters always covers one of the 16-byte blocks that
+//! start every 48 bytes, so only those blocks are read (eight bytes at a
+//! time in a register, almost all turned away by their first test); a run
+//! is looked at only around a block that is base64 throughout and has
+//! five more such words next to it. Lines wrapped narrower than
+//! [`MIN_RUN`] columns are therefore not reliably found. What is decoded
+//! is bounded per string ([`Budget`]), and decoded text is decoded again
+//! at most [`MAX_DEPTH`] levels deep.
+
+/// The fewest base64 characters of a run that is decoded (48 bytes).
+pub(crate) const MIN_RUN: usize = 64;
+
+/// How many times a text is decoded within a decoded text (base64 of a
+/// `.dockerconfigjson` whose `auth` is base64 too).
+pub(crate) const MAX_DEPTH: u32 = 2;
+
+/// The blocks read first: a run of [`MIN_RUN`] characters covers a whole
+/// 16-byte block starting at a multiple of [`STRIDE`] (`STRIDE + 16 - 1
+/// <= MIN_RUN`).
+const STRIDE: usize = 48;
+
+/// The narrowest lines joined as a wrapped run (PEM wraps at 64, `base64`
+/// at 76, some tools at 60 or 72). A run is first found on a line of
+/// [`MIN_RUN`] characters: a run wrapped narrower than that is found only
+/// where a line happens to be found (not reliably).
+const MIN_WIDTH: usize = 16;
+
+/// What one string may have decoded, all runs and depths together: 64 KiB
+/// of base64 characters and 32 runs.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    chars: usize,
+    runs: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Self {
+            chars: 64 * 1024,
+            runs: 32,
+        }
+    }
+}
+
+/// A run that decoded to text: its bytes `start..end` in the string it was
+/// found in (padding included), and the text.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Decoded {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) text: String,
+}
+
+/// Whether `b` is a base64 or base64url character (not padding).
+#[inline]
+fn is_b64(b: u8) -> bool {
+    (b | 0x20).wrapping_sub(b'a') < 26
+        || b.wrapping_sub(b'0') < 10
+        || matches!(b, b'+' | b'/' | b'-' | b'_')
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `x` (7-bit bytes) that is at least `lo`.
+#[inline]
+const fn at_least(x: u64, lo: u8) -> u64 {
+    ((x | HIGH) - ONES * lo as u64) & HIGH
+}
+
+/// The high bit of each byte of `x` (7-bit bytes) that is at most `hi`.
+#[inline]
+const fn at_most(x: u64, hi: u8) -> u64 {
+    (((ONES * hi as u64) | HIGH) - x) & HIGH
+}
+
+/// The high bit of each byte of `x` (7-bit bytes) that equals `c`.
+#[inline]
+const fn equal(x: u64, c: u8) -> u64 {
+    !((x ^ (ONES * c as u64)) + ONES * 0x7f) & HIGH
+}
+
+/// Whether the 16 bytes of `block` may all be base64 characters: none is
+/// below `+` (a blank, a line break, a quote, a bracket) or beyond ASCII.
+/// Sixteen bytes of text almost always hold one of those; one test and a
+/// branch that is rarely taken.
+#[inline]
+fn quick(block: &[u8; 16]) -> bool {
+    let (x, y) = halves(block);
+    at_least(x & !HIGH, b'+') & at_least(y & !HIGH, b'+') & !(x | y) == HIGH
+}
+
+/// A block's two words.
+#[inline]
+fn halves(block: &[u8; 16]) -> (u64, u64) {
+    let (low, high) = block.split_at(8);
+    let word = |half: &[u8]| {
+        half.first_chunk::<8>()
+            .map_or(0, |w| u64::from_le_bytes(*w))
+    };
+    (word(low), word(high))
+}
+
+/// The eight bytes at `at` (zeros past the end).
+#[inline]
+fn word(hay: &[u8], at: usize) -> u64 {
+    hay.get(at..at + 8)
+        .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        .map_or(0, u64::from_le_bytes)
+}
+
+/// Whether all eight bytes of `x` are base64 characters, eight at a time
+/// in one register.
+#[inline]
+fn all_b64(x: u64) -> bool {
+    let seven = x & !HIGH;
+    if x & HIGH != 0 {
+        return false;
+    }
+    let folded = seven | (ONES * 0x20);
+    let ok = (at_least(folded, b'a') & at_most(folded, b'z'))
+        | (at_least(seven, b'0') & at_most(seven, b'9'))
+        | equal(seven, b'+')
+        | equal(seven, b'/')
+        | equal(seven, b'-')
+        | equal(seven, b'_');
+    ok == HIGH
+}
+
+/// Whether the base64 block at `at` can be part of a line of
+/// [`MIN_RUN`] characters: whole base64 words next to it, on either side,
+/// five at least (a line holding the block and at most four more whole
+/// words is at most `16 + 7 + 4 * 8 + 7 = 62` characters long). Words of
+/// text (identifiers, digests) are turned away here, eight bytes at a
+/// time.
+fn room_for_a_run(hay: &[u8], at: usize) -> bool {
+    let b64 = |i: usize| i + 8 <= hay.len() && all_b64(word(hay, i));
+    let right = (0..5).take_while(|k| b64(at + 16 + 8 * k)).count();
+    let left = (1..=5 - right)
+        .take_while(|k| at >= 8 * k && b64(at - 8 * k))
+        .count();
+    left + right >= 5
+}
+
+/// The runs of `text` that decode to text, in order, within the budget.
+pub(crate) fn decode_runs(text: &str, budget: &mut Budget) -> Vec<Decoded> {
+    let hay = text.as_bytes();
+    let mut out = Vec::new();
+    if hay.len() < MIN_RUN {
+        return out;
+    }
+    let mut pos = 0;
+    while let Some(block) = hay.get(pos..).and_then(<[u8]>::first_chunk::<16>) {
+        let next = pos + STRIDE;
+        let (low, high) = halves(block);
+        if !quick(block) || !all_b64(low) || !all_b64(high) || !room_for_a_run(hay, pos) {
+            pos = next;
+            continue;
+        }
+        let (run, after) = wrapped_run(hay, pos);
+        if let Some(run) = run
+            && budget.runs > 0
+            && budget.chars >= run.chars
+        {
+            budget.runs -= 1;
+            budget.chars -= run.chars;
+            if let Some(decoded) = decode_text(hay, &run) {
+                out.push(Decoded {
+                    start: run.start,
+                    end: run.end,
+                    text: decoded,
+                });
+            }
+        }
+        // Go on with the first block after the run (or the line).
+        pos = next.max(after.next_multiple_of(STRIDE));
+    }
+    out
+}
+
+/// A run of base64 lines: its span, its lines and its number of base64
+/// characters.
+struct Run {
+    start: usize,
+    end: usize,
+    lines: Vec<(usize, usize)>,
+    chars: usize,
+}
+
+/// The base64 characters of the line around `at`: `start..end`. A JSON
+/// escape `\n` before them is not part of them.
+fn segment(hay: &[u8], at: usize) -> (usize, usize) {
+    let mut start = hay
+        .get(..at)
+        .unwrap_or_default()
+        .iter()
+        .rposition(|&b| !is_b64(b))
+        .map_or(0, |i| i + 1);
+    if start > 0 && hay.get(start - 1) == Some(&b'\\') && hay.get(start) == Some(&b'n') {
+        start += 1;
+    }
+    let end = hay
+        .get(at..)
+        .unwrap_or_default()
+        .iter()
+        .position(|&b| !is_b64(b))
+        .map_or(hay.len(), |i| at + i);
+    (start, end.max(start))
+}
+
+/// Line breaks: `\n`, `\r\n` and their JSON escapes.
+const BREAKS: [&[u8]; 4] = [b"\r\n", b"\n", b"\\r\\n", b"\\n"];
+
+/// The line break at `at` and the indentation after it: the position of
+/// the next line's first character.
+fn after_break(hay: &[u8], at: usize) -> Option<usize> {
+    let rest = hay.get(at..)?;
+    let len = BREAKS.iter().find(|nl| rest.starts_with(nl))?.len();
+    let indent = rest
+        .get(len..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    Some(at + len + indent)
+}
+
+/// The indentation and line break that end at `at`: the end of the
+/// previous line.
+fn before_break(hay: &[u8], at: usize) -> Option<usize> {
+    let head = hay.get(..at)?;
+    let indent = head
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let head = head.get(..head.len() - indent)?;
+    let len = BREAKS.iter().find(|nl| head.ends_with(nl))?.len();
+    Some(head.len() - len)
+}
+
+/// Whether a line of base64 ending at `end` (padding included) ends there:
+/// at the end of the text, a line break, a quote, a blank or a closing
+/// bracket, not in the middle of a word (`kind:`).
+fn ends_line(hay: &[u8], end: usize) -> bool {
+    hay.get(end).is_none_or(|&b| {
+        matches!(
+            b,
+            b'\n' | b'\r' | b'\\' | b'"' | b'\'' | b' ' | b'\t' | b'<' | b',' | b'}' | b']'
+        )
+    })
+}
+
+/// Padding after a run's last line: up to two `=`.
+fn padding(hay: &[u8], end: usize) -> usize {
+    hay.get(end..)
+        .unwrap_or_default()
+        .iter()
+        .take(2)
+        .take_while(|&&b| b == b'=')
+        .count()
+}
+
+/// The run around the all-base64 block at `at`, joined across line wraps
+/// (every line of one width, the last not wider), if it has [`MIN_RUN`]
+/// characters; and where the search goes on.
+fn wrapped_run(hay: &[u8], at: usize) -> (Option<Run>, usize) {
+    let (start, end) = segment(hay, at);
+    let mut lines = vec![(start, end)];
+    // Up: the lines before, the first at least as wide as the one found
+    // (which may be the last, shorter line), the others as wide as it.
+    let mut width = end - start;
+    let mut top = start;
+    while let Some(prev_end) = before_break(hay, top) {
+        let (s, e) = segment(hay, prev_end.saturating_sub(1));
+        let w = e - s;
+        let fits = if lines.len() == 1 {
+            w >= width
+        } else {
+            w == width
+        };
+        if e != prev_end || w < MIN_WIDTH || !fits {
+            break;
+        }
+        width = w;
+        lines.push((s, e));
+        top = s;
+    }
+    lines.reverse();
+    // Down: while the last line is a whole line of the width.
+    let mut last = end;
+    while width >= MIN_WIDTH
+        && lines.last().is_some_and(|&(s, e)| e - s == width)
+        && let Some(next) = after_break(hay, last)
+    {
+        let (s, e) = segment(hay, next);
+        if s != next || e == s || e - s > width || !ends_line(hay, e + padding(hay, e)) {
+            break;
+        }
+        lines.push((s, e));
+        last = e;
+    }
+    let chars = lines.iter().map(|(s, e)| e - s).sum();
+    let end = last + padding(hay, last);
+    let run = (chars >= MIN_RUN).then_some(Run {
+        start: top,
+        end,
+        lines,
+        chars,
+    });
+    (run, end)
+}
+
+/// The value of a base64 or base64url character.
+fn sextet(b: u8) -> u32 {
+    u32::from(match b {
+        b'A'..=b'Z' => b - b'A',
+        b'a'..=b'z' => b - b'a' + 26,
+        b'0'..=b'9' => b - b'0' + 52,
+        b'+' | b'-' => 62,
+        _ => 63,
+    })
+}
+
+/// The run decoded, if it is text: UTF-8 without control characters other
+/// than tabs and line breaks. Binary data is turned away at its first
+/// control byte, usually within a few bytes. When only the last line
+/// spoils it (a short line of text after a run that ends on a whole
+/// line), the run without it.
+fn decode_text(hay: &[u8], run: &Run) -> Option<String> {
+    decode_lines(hay, &run.lines).or_else(|| match run.lines.split_last() {
+        Some((_, rest)) if rest.len() >= 2 => decode_lines(hay, rest),
+        _ => None,
+    })
+}
+
+fn decode_lines(hay: &[u8], lines: &[(usize, usize)]) -> Option<String> {
+    let chars: usize = lines.iter().map(|(s, e)| e - s).sum();
+    if chars < MIN_RUN || chars % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(chars * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for &(s, e) in lines {
+        for &b in hay.get(s..e)? {
+            acc = ((acc << 6) | sextet(b)) & 0xffff;
+            bits += 6;
+            if bits >= 8 {
+                bits -= 8;
+                let byte = (acc >> bits) as u8;
+                if (byte < 0x20 && !matches!(byte, b'\t' | b'\n' | b'\r')) || byte == 0x7f {
+                    return None;
+                }
+                out.push(byte);
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b64(s: &str) -> String {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in s.as_bytes().chunks(3) {
+            let n = chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+            for i in 0..=chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            }
+        }
+        while !out.len().is_multiple_of(4) {
+            out.push('=');
+        }
+        out
+    }
+
+    fn wrap(s: &str, width: usize, newline: &str, indent: &str) -> String {
+        s.as_bytes()
+            .chunks(width)
+            .map(|c| format!("{indent}{}", std::str::from_utf8(c).unwrap()))
+            .collect::<Vec<_>>()
+            .join(newline)
+    }
+
+    const FILE: &str = "[default]\naws_access_key_id = AKIAZ7VQH2LMT4XKQW3P\naws_secret_access_key = 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\n";
+
+    fn decoded(text: &str) -> Vec<String> {
+        decode_runs(text, &mut Budget::default())
+            .into_iter()
+            .map(|d| d.text)
+            .collect()
+    }
+
+    #[test]
+    fn the_word_test_is_the_byte_test() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut bytes = *b"QUJDREVGQUJDREVG";
+                bytes[at] = b;
+                assert_eq!(all_b64(word(&bytes, 0)), is_b64(b), "{b:#x} at {at}");
+                let plausible = (b'+'..0x80).contains(&b);
+                assert_eq!(quick(&bytes), plausible, "{b:#x} at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_run_is_decoded_wherever_it_sits_and_however_it_is_wrapped() {
+        let run = b64(FILE);
+        for text in [
+            run.clone(),
+            format!("data:\n  credentials: {run}\nkind: Secret\n"),
+            format!("base64 -w 76: {}", wrap(&run, 76, "\n", "")),
+            wrap(&run, 64, "\r\n", ""),
+            format!("key: |\n{}\nnext: 1", wrap(&run, 60, "\n", "    ")),
+            format!("{{\"data\": \"{}\"}}", wrap(&run, 64, "\\n", "")),
+            wrap(&run, 64, "\\r\\n", ""),
+            run.replace('+', "-")
+                .replace('/', "_")
+                .trim_end_matches('=')
+                .to_owned(),
+        ] {
+            assert_eq!(decoded(&text), [FILE], "{text}");
+        }
+    }
+
+    #[test]
+    fn a_run_of_the_minimum_is_found_at_every_offset() {
+        let file = "DB_HOST=db.internal\nDB_PASSWORD=Zq7!vR2xLp9#Tw\nDB_USER=app\n";
+        for len in (MIN_RUN..=MIN_RUN + 12).step_by(4) {
+            let run = &b64(file)[..len];
+            for offset in 0..2 * STRIDE {
+                let mut text: String = "ab ".repeat(STRIDE).chars().take(offset).collect();
+                if offset > 0 {
+                    text.replace_range(offset - 1.., " ");
+                }
+                text.push_str(run);
+                text.push_str(" done");
+                assert_eq!(decoded(&text).len(), 1, "{len} at {offset}: {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_span_covers_the_wrapped_run_and_its_padding() {
+        let run = b64(FILE);
+        let text = format!("a: |\n  {}\nb: 2", wrap(&run, 64, "\n  ", ""));
+        let found = decode_runs(&text, &mut Budget::default());
+        let [d] = &found[..] else { panic!("{found:?}") };
+        assert_eq!(&text[d.start..d.end], wrap(&run, 64, "\n  ", ""));
+    }
+
+    #[test]
+    fn binary_short_and_misaligned_runs_are_not_text() {
+        // Random bytes, a digest, an identifier, a run under the minimum.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let bytes: String = (0..3000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                char::from(
+                    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+                        [(x % 64) as usize],
+                )
+            })
+            .collect();
+        for text in [
+            bytes.clone(),
+            wrap(&bytes, 76, "\n", ""),
+            "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".to_owned(),
+            "module_name_with_a_very_long_identifier_that_goes_on_and_on_and_on".to_owned(),
+            b64("DB_PASSWORD=Zq7!vR2xLp9"),
+        ] {
+            assert!(decoded(&text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_short_last_line_of_text_after_a_whole_line_is_left_out() {
+        // The run ends on a whole line; the next line is a word.
+        let file = &FILE[..FILE.len() - FILE.len() % 48];
+        let run = b64(file);
+        assert_eq!(run.len() % 64, 0);
+        let text = format!("{}\nDone\n", wrap(&run, 64, "\n", ""));
+        assert_eq!(decoded(&text), [file]);
+    }
+
+    #[test]
+    fn decoding_is_bounded() {
+        let run = b64(FILE);
+        let text = vec![run.as_str(); 100].join("\n\n");
+        let mut budget = Budget::default();
+        assert_eq!(decode_runs(&text, &mut budget).len(), 32);
+        assert_eq!(budget.runs, 0);
+        assert!(decode_runs(&text, &mut budget).is_empty());
+    }
+}
