@@ -507,7 +507,6 @@ pub(crate) fn begin(
     })
 }
 
-/// The decision with the async checks' outcomes merged in policy order.
 /// Scans the base64 runs of `text` that decode to text
 /// ([`crate::detect::encoded`]) with the stage's matcher, and records the
 /// credential detectors' hits there at the run's span: a credential inside
@@ -551,6 +550,7 @@ fn scan_decoded(
     }
 }
 
+/// The decision with the async checks' outcomes merged in policy order.
 pub(crate) fn finish(
     engine: &Engine,
     request: &CheckRequest,

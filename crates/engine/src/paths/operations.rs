@@ -22,7 +22,10 @@ pub(crate) enum Operation {
     /// An operation this module does not know (trimmed, as written).
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "only `Operation::parse`, which tests use, makes one")
+        expect(
+            dead_code,
+            reason = "only `Operation::parse`, which tests use, makes one"
+        )
     )]
     Other(String),
 }
