@@ -174,8 +174,10 @@ const MIN_NUMBER_DIGITS: usize = 8;
 /// compact form of text has no spaces.
 pub(crate) fn grouped_numbers(text: &str, out: &mut Vec<String>) {
     static NUMBER: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        // The separators of `sep!` but the space.
         Regex::new(concat!(
-            r"(?-u)\b[0-9]+(?:(?:[./_\-]|(?u:[\x{2010}-\x{2015}\x{2212}\x{FE58}\x{FE63}\x{FF0D}]))[0-9]+)+\b"
+            r"(?-u)\b[0-9]+(?:(?:[./_\-]|(?u:[\x{2010}-\x{2015}\x{2212}\x{FE58}\x{FE63}\x{FF0D}]))",
+            r"[0-9]+)+\b"
         ))
         .ok()
     });
