@@ -891,7 +891,7 @@ fn session_step(
                 // (`DE89-3704-…` as `de893704…`).
                 crate::eval::view::push_compact(content, &mut step.text);
                 let mut named = Vec::new();
-                crate::policy::kinds::flow::entities(content, &mut named);
+                crate::session::read_values(content, &mut named);
                 step.pointed = crate::session::pointed(content, &named);
                 for value in named {
                     step.text.push('\n');

@@ -714,13 +714,13 @@ pub(crate) fn add_string(step: &mut Step, s: &str) {
 }
 
 fn add_one_string(step: &mut Step, s: &str) {
-    let words = s.split_whitespace().take(TEXT_WORDS).count();
+    use crate::policy::kinds::flow::spellings;
+    // Words as a reader sees them: invisible characters between words part
+    // them (`forward\u{200B}the\u{200B}invoices` is text, not one value).
+    let words = spellings::words(s, TEXT_WORDS);
     if !step.trusted && step.entities.len() < MAX_STEP_ENTITIES {
         let mut found = Vec::new();
-        crate::policy::kinds::flow::entities(s, &mut found);
-        if let Some(folded) = folded(s) {
-            crate::policy::kinds::flow::entities(&folded, &mut found);
-        }
+        read_values(s, &mut found);
         let text = words >= TEXT_WORDS;
         for e in found {
             if step.entities.len() >= MAX_STEP_ENTITIES {
@@ -738,6 +738,27 @@ fn add_one_string(step: &mut Step, s: &str) {
     };
     crate::eval::view::push_compact(s, into);
     into.push('\n');
+}
+
+/// The values a string of a session's step holds, each compact: its
+/// addresses, links and IBANs as written, folded, and with invisible
+/// characters read as spaces (`to\u{200B}eve@evil.example\u{200B}now`), and its
+/// numbers written in groups (`1234-5678-9012`) as their digits.
+pub(crate) fn read_values(s: &str, out: &mut Vec<String>) {
+    use crate::policy::kinds::flow::{entities, spellings};
+    entities(s, out);
+    if let Some(f) = folded(s) {
+        entities(&f, out);
+    }
+    if let Some(spaced) = spellings::spaced(s) {
+        entities(&spaced, out);
+        if let Some(f) = folded(&spaced) {
+            entities(&f, out);
+        }
+    }
+    spellings::grouped_numbers(s, out);
+    out.sort_unstable();
+    out.dedup();
 }
 
 /// Adds every string and number of a JSON value (strings that hold JSON

@@ -10,6 +10,7 @@
 //! `decision: "error"` (with its `requestId` when one can be read) and the
 //! stream goes on.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use palisade_checks::{Guard, GuardError};
@@ -17,7 +18,7 @@ use palisade_engine::{RequestError, default_replacement, parse_request};
 use palisade_protocol::{Decision, DecisionKind};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 /// The event name of a request envelope.
 pub const CHECK_EVENT: &str = "guardrails:check";
@@ -55,6 +56,7 @@ where
     let mut input = input;
     let mut buf = Vec::new();
     let mut tasks = tokio::task::JoinSet::new();
+    let mut sessions = Sessions::default();
     loop {
         let line = match read_line(&mut input, &mut buf, MAX_LINE_BYTES).await? {
             Line::End => break,
@@ -85,9 +87,16 @@ where
         }
         let guard = guard.clone();
         let tx = tx.clone();
+        let (before, done) = sessions.next(&line);
         tasks.spawn(async move {
+            // The session's previous request first: it may bring the
+            // value this one is judged by.
+            if let Some(before) = before {
+                let _ = before.await;
+            }
             let out = decide(&guard, &line).await;
             let _ = tx.send(out).await;
+            drop(done);
         });
         // Reap finished tasks so the set does not grow without bound.
         while tasks.try_join_next().is_some() {}
@@ -95,6 +104,76 @@ where
     while tasks.join_next().await.is_some() {}
     drop(tx);
     writer.await.map_err(std::io::Error::other)?
+}
+
+/// The order of each session's requests: a request waits for the one
+/// before it in the same session (tenant and `sessionId`), which signals
+/// by dropping its end of a channel once it is decided and answered.
+#[derive(Default)]
+struct Sessions {
+    /// Each session's latest request, until it is done.
+    last: HashMap<(Option<String>, String), oneshot::Receiver<()>>,
+    /// Sessions kept before the done ones are swept out.
+    sweep_at: usize,
+}
+
+/// Sessions kept at least before a sweep.
+const SWEEP_AT: usize = 1024;
+
+impl Sessions {
+    /// For a request line: what it waits for (the session's previous
+    /// request), and what it drops when it is done. Lines of no session,
+    /// and lines that cannot be read (answered with an error), wait for
+    /// nothing.
+    fn next(&mut self, line: &str) -> (Option<oneshot::Receiver<()>>, Option<oneshot::Sender<()>>) {
+        let Some(key) = session_of(line) else {
+            return (None, None);
+        };
+        if self.last.len() >= self.sweep_at.max(SWEEP_AT) {
+            self.last.retain(|_, done| {
+                matches!(done.try_recv(), Err(oneshot::error::TryRecvError::Empty))
+            });
+            self.sweep_at = self.last.len() * 2;
+        }
+        let (done, signal) = oneshot::channel();
+        (self.last.insert(key, signal), Some(done))
+    }
+}
+
+/// The tenant and `sessionId` of a request line (bare or in an envelope's
+/// `data`), read without building the request.
+fn session_of(line: &str) -> Option<(Option<String>, String)> {
+    #[derive(serde::Deserialize)]
+    struct Request {
+        #[serde(default)]
+        tenant: Option<String>,
+        #[serde(default, rename = "sessionId")]
+        session_id: Option<String>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Line {
+        #[serde(default)]
+        event: Option<serde::de::IgnoredAny>,
+        #[serde(default)]
+        data: Option<Request>,
+        #[serde(default)]
+        tenant: Option<String>,
+        #[serde(default, rename = "sessionId")]
+        session_id: Option<String>,
+    }
+    // A key can be spelt with escapes (`"session\u0049d"`).
+    if !line.contains("sessionId") && !line.contains('\\') {
+        return None;
+    }
+    let line: Line = serde_json::from_str(line).ok()?;
+    let request = match (line.event, line.data) {
+        (Some(_), Some(data)) => data,
+        _ => Request {
+            tenant: line.tenant,
+            session_id: line.session_id,
+        },
+    };
+    Some((request.tenant, request.session_id?))
 }
 
 /// The answer line to one input line, or a fatal error.
@@ -262,6 +341,53 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn a_lines_session_is_read_bare_or_in_an_envelope() {
+        let s = |t: Option<&str>, id: &str| Some((t.map(str::to_owned), id.to_owned()));
+        assert_eq!(
+            session_of(r#"{"sessionId":"a","content":"x"}"#),
+            s(None, "a")
+        );
+        assert_eq!(
+            session_of(r#"{"event":"guardrails:check","data":{"tenant":"t","sessionId":"b"}}"#),
+            s(Some("t"), "b")
+        );
+        // An escaped key is the same key.
+        assert_eq!(session_of(r#"{"session\u0049d":"c"}"#), s(None, "c"));
+        assert_eq!(session_of(r#"{"content":"no session"}"#), None);
+        assert_eq!(session_of("nonsense sessionId"), None);
+    }
+
+    #[tokio::test]
+    async fn a_request_waits_for_the_one_before_it_in_its_session() {
+        let mut sessions = Sessions::default();
+        let (none, first) = sessions.next(r#"{"sessionId":"a"}"#);
+        assert!(none.is_none());
+        let (mut before, _second) = sessions.next(r#"{"sessionId":"a"}"#);
+        let (other, _) = sessions.next(r#"{"sessionId":"b"}"#);
+        assert!(other.is_none(), "another session waits for nothing");
+        let before_ref = before.as_mut().unwrap();
+        assert!(matches!(
+            before_ref.try_recv(),
+            Err(oneshot::error::TryRecvError::Empty)
+        ));
+        drop(first);
+        assert!(
+            before.unwrap().await.is_err(),
+            "done once the first is dropped"
+        );
+        // Done sessions are swept out once there are many.
+        for i in 0..2 * SWEEP_AT {
+            let (_, done) = sessions.next(&format!(r#"{{"sessionId":"s{i}"}}"#));
+            drop(done);
+        }
+        assert!(
+            sessions.last.len() <= SWEEP_AT + 2,
+            "{}",
+            sessions.last.len()
+        );
     }
 
     #[tokio::test]

@@ -310,7 +310,7 @@ fn ascii_skeleton(c: char) -> Option<u8> {
 
 /// Unicode's `Default_Ignorable_Code_Point` (DerivedCoreProperties.txt):
 /// characters that render as nothing.
-fn is_ignorable(c: char) -> bool {
+pub(crate) fn is_ignorable(c: char) -> bool {
     matches!(
         u32::from(c),
         0x00AD

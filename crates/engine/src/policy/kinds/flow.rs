@@ -9,6 +9,9 @@
 //!   the session before, and the sink carries it (`carry: false`: any sink
 //!   after it).
 
+mod mime;
+pub(crate) mod spellings;
+
 use std::sync::{Arc, LazyLock};
 
 use globset::{Glob, GlobBuilder};
@@ -135,36 +138,65 @@ impl Whole for Flow {
             return self.taint_hit(session, &values);
         }
         for v in &values {
-            let mut candidates: Vec<String> = Vec::new();
+            // Each candidate with the other spellings of the same value: a
+            // key value written as an account (`de89-3704-…`) is also
+            // compared as its canonical form, and is the user's when
+            // either is.
+            let mut candidates: Vec<(String, Option<String>)> = Vec::new();
             // Also percent-decoded: `https://%63ollect.evil.example` and
             // `drop%40evil.example` reach what they spell.
-            // And folded: `https://ｃｏｌｌｅｃｔ。evil.example/?d=…`.
+            // And folded: `https://ｃｏｌｌｅｃｔ。evil.example/?d=…`; and with
+            // invisible characters as spaces: `eve@evil.example\u{200B}now`.
             let mut texts = vec![v.text.clone()];
             texts.extend(percent_decoded(&v.text));
+            let spelt = texts.len();
+            for i in 0..spelt {
+                if let Some(s) = texts.get(i).and_then(|t| spellings::spaced(t)) {
+                    texts.push(s);
+                }
+            }
             let spelt = texts.len();
             for i in 0..spelt {
                 if let Some(f) = texts.get(i).and_then(|t| folded(t)) {
                     texts.push(f);
                 }
             }
+            let mut spotted = Vec::new();
             for text in &texts {
                 if v.key {
-                    candidates.push(compact(text));
+                    let whole = compact(text);
+                    let account = spellings::account_form(&whole);
+                    candidates.push((whole, account));
                 }
-                entities(text, &mut candidates);
+                entities(text, &mut spotted);
             }
+            candidates.extend(spotted.into_iter().map(|e| (e, None)));
             candidates.sort_unstable();
             candidates.dedup();
-            for c in candidates {
-                if c.chars().count() < self.min_length || session.named_by_user(&c) {
+            for (c, other) in candidates {
+                let forms: Vec<&String> = std::iter::once(&c)
+                    .chain(other.as_ref())
+                    .filter(|f| f.chars().count() >= self.min_length)
+                    .collect();
+                if forms.iter().any(|f| session.named_by_user(f)) {
                     continue;
                 }
-                let source = session
-                    .untrusted_source(&c, self.data)
-                    .or_else(|| session.evicted_source(&c, self.data));
+                let Some((c, source)) = forms
+                    .iter()
+                    .map(|f| {
+                        let source = session
+                            .untrusted_source(f, self.data)
+                            .or_else(|| session.evicted_source(f, self.data));
+                        (*f, source)
+                    })
+                    .find(|(_, source)| source.is_some())
+                    .or_else(|| forms.first().map(|f| (*f, None)))
+                else {
+                    continue;
+                };
                 if self.documents
                     && (source.is_some() || session.overflowed().is_some())
-                    && session.pointed_value(&c)
+                    && session.pointed_value(c)
                 {
                     continue;
                 }
@@ -287,11 +319,24 @@ impl Flow {
             return;
         }
         match v {
-            Value::String(s) => out.push(Value_ {
-                pointer: pointer.to_owned(),
-                text: s.clone(),
-                key,
-            }),
+            Value::String(s) => {
+                out.push(Value_ {
+                    pointer: pointer.to_owned(),
+                    text: s.clone(),
+                    key,
+                });
+                // Base64 of text (a `raw` MIME message): what it spells,
+                // its recipient headers as key values.
+                if let Some(decoded) = mime::base64_text(s) {
+                    let mut read = Vec::new();
+                    mime::read_decoded(&decoded, key, &mut read);
+                    out.extend(read.into_iter().map(|(text, key)| Value_ {
+                        pointer: pointer.to_owned(),
+                        text,
+                        key,
+                    }));
+                }
+            }
             Value::Number(n) => out.push(Value_ {
                 pointer: pointer.to_owned(),
                 text: n.to_string(),
@@ -400,7 +445,8 @@ fn last_name(pointer: &str) -> String {
 }
 
 /// E-mail addresses, links (whole, without their query, their host with
-/// and without its port) and account numbers in a string, each compact.
+/// and without its port) and IBANs ([`spellings::ibans`]) in a string,
+/// each compact.
 pub(crate) fn entities(text: &str, out: &mut Vec<String>) {
     static EMAIL: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+").ok()
@@ -418,11 +464,6 @@ pub(crate) fn entities(text: &str, out: &mut Vec<String>) {
             ),
         )
         .ok()
-    });
-    static IBAN: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        // Groups of four apart by a space, a dash or a dot, or none.
-        Regex::new(r"(?-u)\b[A-Z]{2}[0-9]{2}(?:[ .\-]?[A-Z0-9]{4}){2,7}(?:[ .\-]?[A-Z0-9]{1,3})?\b")
-            .ok()
     });
     let bytes = text.as_bytes();
     let mut emails: Vec<(usize, usize)> = Vec::new();
@@ -469,11 +510,7 @@ pub(crate) fn entities(text: &str, out: &mut Vec<String>) {
             }
         }
     }
-    if let Some(re) = IBAN.as_ref() {
-        for m in re.find_iter(text) {
-            out.push(compact(&text[m.range()].replace(['.', '-'], "")));
-        }
-    }
+    spellings::ibans(text, out);
     out.sort_unstable();
     out.dedup();
 }
