@@ -42,6 +42,9 @@ pub(crate) struct Field {
     pub(crate) kind: FieldKind,
     /// What the check found there, when it says more than the check's message.
     pub(crate) detail: Option<String>,
+    /// Whether `detail` replaces the check's default message (`Found`'s
+    /// `own_message`).
+    pub(crate) own_message: bool,
     /// A flow check's source step.
     pub(crate) source: Option<palisade_protocol::Source>,
 }
@@ -53,6 +56,7 @@ impl Field {
             raw: pointer.to_owned(),
             kind,
             detail: None,
+            own_message: false,
             source: None,
         }
     }
@@ -842,6 +846,7 @@ fn structural(
             Field::new(&found.pointer, FieldKind::Argument)
         };
         field.detail = found.detail;
+        field.own_message = found.own_message;
         field.source = found.source;
         hits.push(Hit {
             check: c,
@@ -1036,6 +1041,7 @@ pub(crate) fn build(
             _ => base,
         };
         let base = match &field.detail {
+            Some(d) if field.own_message && check.message.is_none() => d.clone(),
             Some(d) => format!("{base}: {d}"),
             None => base.to_owned(),
         };

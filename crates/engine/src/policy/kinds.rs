@@ -208,6 +208,11 @@ pub(crate) struct Found {
     pub(crate) detail: Option<String>,
     /// The earlier step of the session the finding's value came from.
     pub(crate) source: Option<palisade_protocol::Source>,
+    /// Whether `detail` is the whole message when the check sets none of
+    /// its own: it says why the check fired when that is not what the
+    /// check's default message says (a path that cannot be resolved is
+    /// not a protected file).
+    pub(crate) own_message: bool,
 }
 
 impl Found {
@@ -217,6 +222,7 @@ impl Found {
             pointer: String::new(),
             detail: None,
             source: None,
+            own_message: false,
         }
     }
 }

@@ -113,6 +113,7 @@ impl Whole for CommandCheck {
             pointer,
             detail,
             source: None,
+            own_message: false,
         })
     }
 

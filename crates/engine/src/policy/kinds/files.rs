@@ -44,6 +44,12 @@ struct Touched {
     shell: Option<(String, bool)>,
 }
 
+/// Why a target is a hit: what to say beside the check's message, and
+/// whether that is the whole message when the check sets none (a target
+/// that cannot be resolved is refused for that, not for what the check
+/// protects).
+type Why = (Option<String>, bool);
+
 /// What a shell word leaves unknown once `$HOME` and `$PWD` at its start
 /// are set aside.
 #[derive(PartialEq, Eq)]
@@ -107,11 +113,12 @@ pub(super) fn field(field: &str) -> Option<(Value, bool)> {
 
 impl Whole for FileCheck {
     fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
-        let (pointer, detail) = self.first_target(cx)?;
+        let (pointer, (detail, own_message)) = self.first_target(cx)?;
         Some(Found {
             pointer,
             detail,
             source: None,
+            own_message,
         })
     }
 
@@ -153,7 +160,7 @@ impl FileCheck {
     }
 
     /// The pointer of the first file target the rule covers, and why, if any.
-    fn first_target(&self, cx: &Context<'_>) -> Option<(String, Option<String>)> {
+    fn first_target(&self, cx: &Context<'_>) -> Option<(String, Why)> {
         let (request, stage) = (cx.request, cx.stage);
         let cwd = request.context_str("cwd");
         let home = request.context_str("home");
@@ -173,9 +180,12 @@ impl FileCheck {
                 Err(e) => {
                     return Some((
                         ptr,
-                        Some(format!(
-                            "the directory the tool runs in cannot be resolved: {e}"
-                        )),
+                        (
+                            Some(format!(
+                                "the directory the tool runs in cannot be resolved, so the call is refused: {e}"
+                            )),
+                            true,
+                        ),
                     ));
                 }
             }
@@ -222,12 +232,19 @@ impl FileCheck {
         cwd: Option<&str>,
         home: Option<&str>,
         root: Option<&str>,
-    ) -> Option<Option<String>> {
+    ) -> Option<Why> {
         let resolved = match paths::resolve(text, from, home) {
             Ok(Target::File(p)) => p,
             Ok(Target::NotFile { .. }) => return None,
             // A target that cannot be read as a path is not let through.
-            Err(e) => return Some(Some(format!("the target cannot be resolved: {e}"))),
+            Err(e) => {
+                return Some((
+                    Some(format!(
+                        "the path cannot be resolved, so it is refused: {e}"
+                    )),
+                    true,
+                ));
+            }
         };
         let hit = match &self.rule {
             Rule::Paths(rules) => {
@@ -240,7 +257,7 @@ impl FileCheck {
             // Without a root nothing can be outside it.
             Rule::Workspace => root.is_some_and(|root| !paths::within(&resolved, root, home)),
         };
-        hit.then_some(None)
+        hit.then_some((None, false))
     }
 
     /// Whether a file operand of a shell line is covered, and why. What
@@ -260,7 +277,7 @@ impl FileCheck {
         cwd: Option<&str>,
         home: Option<&str>,
         root: Option<&str>,
-    ) -> Option<Option<String>> {
+    ) -> Option<Why> {
         if matches!(self.rule, Rule::Workspace) && root.is_none() {
             // Without a root nothing can be outside it.
             return None;
@@ -270,7 +287,15 @@ impl FileCheck {
         let resolved = match paths::resolve(&text, from, home) {
             Ok(Target::File(p)) => p,
             Ok(Target::NotFile { .. }) => return None,
-            Err(e) => return Some(Some(format!("{}, which cannot be resolved: {e}", what()))),
+            Err(e) => {
+                return Some((
+                    Some(format!(
+                        "{}, which cannot be resolved, so it is refused: {e}",
+                        what()
+                    )),
+                    true,
+                ));
+            }
         };
         match &self.rule {
             Rule::Paths(rules) => {
@@ -282,21 +307,27 @@ impl FileCheck {
                         && rules.matches_glob(&resolved, cwd, home))
                     || (t.ops.intersects(OperationSet::READ)
                         && rules.matches_in_dir(&resolved, cwd, home));
-                hit.then(|| Some(what()))
+                hit.then(|| (Some(what()), false))
             }
             Rule::Workspace => {
                 let root = root?;
                 match unknown {
                     Unknown::Nothing => (!paths::within(&resolved, root, home))
-                        .then(|| Some(format!("{}, outside the workspace", what()))),
-                    Unknown::Part(var) => Some(Some(format!(
-                        "{}; `{var}` is not known before the line runs, so the file may be outside the workspace",
-                        what()
-                    ))),
-                    Unknown::Whole => Some(Some(format!(
-                        "{}; the file is not known before the line runs, so it may be outside the workspace",
-                        what()
-                    ))),
+                        .then(|| (Some(format!("{}, outside the workspace", what())), false)),
+                    Unknown::Part(var) => Some((
+                        Some(format!(
+                            "{}; `{var}` is not known before the line runs, so the file may be outside the workspace",
+                            what()
+                        )),
+                        false,
+                    )),
+                    Unknown::Whole => Some((
+                        Some(format!(
+                            "{}; the file is not known before the line runs, so it may be outside the workspace",
+                            what()
+                        )),
+                        false,
+                    )),
                 }
             }
         }

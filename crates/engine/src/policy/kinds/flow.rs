@@ -419,6 +419,7 @@ fn found(pointer: &str, detail: String, step: &Step) -> Found {
             stage: step.stage,
             tool: step.tool.clone(),
         }),
+        own_message: false,
     }
 }
 

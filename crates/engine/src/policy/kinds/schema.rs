@@ -33,6 +33,7 @@ impl Whole for Schema {
             pointer: format!("/tool/arguments{at}"),
             detail: Some(why),
             source: None,
+            own_message: false,
         })
     }
 
