@@ -122,6 +122,11 @@ class ClaudeCode:
     def read_call(self, path):
         return {"tool": "Read", "input": {"file_path": str(path)}}
 
+    def scoped_read_call(self, work):
+        # Claude Code's Grep names the file by its filter, under a path.
+        return {"tool": "Grep", "input": {"pattern": ".", "path": str(work / ".aws"),
+                                          "glob": "credentials", "output_mode": "content"}}
+
     def run(self, root, work, port, policy=None, http=None):
         config = root / "config"
         config.mkdir()
@@ -135,7 +140,7 @@ class ClaudeCode:
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
         }
         install(self.name, "project", work, env, policy=policy, server=http)
-        argv = [self.bin, "-p", "do the task", "--output-format", "json", "--allowedTools", "Bash Read Write Edit"]
+        argv = [self.bin, "-p", "do the task", "--output-format", "json", "--allowedTools", "Bash Read Write Edit Grep"]
         return subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=120)
 
 
@@ -153,6 +158,10 @@ class Codex:
 
     def read_call(self, path):
         return self.shell_call(f"cat {path}")
+
+    def scoped_read_call(self, work):
+        # The file is relative to the command's own working directory.
+        return {"tool": "exec_command", "input": {"cmd": "cat credentials", "workdir": str(work / ".aws")}}
 
     def run(self, root, work, port, policy=None, http=None):
         home = root / "codex"
@@ -191,6 +200,11 @@ class Gemini:
         # Gemini CLI itself refuses to read `.env` files (before any hook
         # runs), so its secret file is a private key.
         return {"tool": "read_file", "input": {"file_path": str(path.parent / "id_rsa")}}
+
+    def scoped_read_call(self, work):
+        # The file is relative to the command's own directory.
+        return {"tool": "run_shell_command",
+                "input": {"command": "cat credentials", "dir_path": str(work / ".aws"), "description": "run it"}}
 
     def run(self, root, work, port, policy=None, http=None):
         settings = root / ".gemini"
@@ -297,6 +311,11 @@ def rewritten(host, work, models, run):
     expect(AWS_KEY not in text and "[REDACTED:aws_access_key_id]" in text, f"out.txt holds {text!r}")
 
 
+def aws_credentials(work):
+    (work / ".aws").mkdir()
+    (work / ".aws" / "credentials").write_text(f"[default]\nnote = {SECRET}\n")
+
+
 def output_withheld(host, work, models, run):
     expect(AWS_KEY not in models.seen(), "the credential in the tool's output reached the model")
 
@@ -313,6 +332,8 @@ SCENARIOS = [
     ),
     ("a credential in tool output never reaches the model",
      lambda h, w: h.shell_call("cat creds.txt"), output_withheld, {}),
+    ("a secret file named by the tool's own directory or filter is never read",
+     lambda h, w: h.scoped_read_call(w), secret_never_sent, {"prepare": aws_credentials}),
 ]
 
 
