@@ -27,6 +27,7 @@ mod validate;
 
 pub(crate) use pii::PII;
 pub(crate) use secrets::SECRETS;
+pub(crate) use validate::base64_decode;
 
 /// Which family a detector belongs to: the check type that enables it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -33,31 +33,9 @@ pub(crate) fn base64_text(s: &str) -> Option<String> {
     if s.len() - body.len() > 2 {
         return None;
     }
-    let mut bits: u32 = 0;
-    let mut held = 0u32;
-    let mut out = Vec::with_capacity(body.len() / 4 * 3 + 2);
-    let mut count = 0usize;
-    for b in body.bytes() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            b'\r' | b'\n' => continue,
-            _ => return None,
-        };
-        count += 1;
-        bits = (bits << 6) | u32::from(v);
-        held += 6;
-        if held >= 8 {
-            held -= 8;
-            out.push(((bits >> held) & 0xFF) as u8);
-        }
-    }
-    if count % 4 == 1 {
-        return None;
-    }
+    // Lines of a wrapped encoding are one run.
+    let compact: String = body.chars().filter(|c| !matches!(c, '\r' | '\n')).collect();
+    let out = crate::detect::base64_decode(&compact)?;
     let text = String::from_utf8(out).ok()?;
     let is_text = text
         .chars()
