@@ -70,7 +70,7 @@ pub(crate) fn run() -> anyhow::Result<u8> {
             say!("{l}");
         }
         if host == Host::Codex {
-            let (status, trusted) = crate::codex::status(&root);
+            let (status, trusted) = crate::install::codex::status(&root);
             say!("  trusted: {status}");
             if !trusted {
                 broken += 1;

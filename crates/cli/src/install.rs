@@ -2,6 +2,8 @@
 //! hooks in a coding agent's own configuration file, merging with what is
 //! there and never clobbering it, and prints what it changed.
 
+pub(crate) mod codex;
+
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -323,7 +325,7 @@ pub(crate) fn install(args: &HooksArgs) -> anyhow::Result<u8> {
     }
     if host == Host::Codex {
         // Codex skips untrusted hooks silently: trust Palisade's through Codex.
-        match crate::codex::trust(&root) {
+        match codex::trust(&root) {
             Ok(0) => say!("  Codex already trusts these hooks"),
             Ok(n) => say!(
                 "  trusted in Codex ({n} hooks, recorded under hooks.state in its config.toml)"

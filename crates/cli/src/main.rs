@@ -19,7 +19,6 @@ macro_rules! say_raw {
 
 mod audit;
 mod check;
-mod codex;
 mod diagnostic;
 mod doctor;
 mod guarded;

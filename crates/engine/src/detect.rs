@@ -68,7 +68,7 @@ pub(crate) struct Detector {
     pub(crate) apart: bool,
 }
 
-/// A built-in detector's plan embedded in the binary ([`crate::plan`]):
+/// A built-in detector's plan embedded in the binary ([`crate::pattern::plan`]):
 /// the detector, which of its parts, and the fingerprint of the syntax
 /// tree it was worked out from ([`crate::pattern::fingerprint`]).
 pub(crate) struct Embedded {
@@ -79,7 +79,7 @@ pub(crate) struct Embedded {
     /// Builds the part's syntax tree as the parser gives it, without parsing.
     pub(crate) hir: fn() -> regex_syntax::hir::Hir,
     pub(crate) tree: u64,
-    pub(crate) plan: crate::plan::Plan,
+    pub(crate) plan: crate::pattern::plan::Plan,
 }
 
 /// FNV-1a of a detector's pattern: an embedded tree is used only for the
@@ -715,14 +715,14 @@ mod tests {
     /// detector's parts, each with its tree and the plan worked out from
     /// it now.
     fn render_plans() -> String {
-        use crate::plan::{Find, plan};
+        use crate::pattern::plan::{Find, plan};
         let mut out = String::from(
-            "//! The built-in detectors' plans ([`crate::plan`]), generated from\n\
+            "//! The built-in detectors' plans ([`crate::pattern::plan`]), generated from\n\
              //! the detectors by `detect::tests::embedded_plans_are_fresh`: run it\n\
              //! with `PALISADE_WRITE_PLANS=1` after changing a detector.\n\n\
              use std::borrow::Cow;\n\n\
              use regex_syntax::hir::{Hir, Look};\n\n\
-             use crate::plan::{Find, Literals, Plan};\n\n\
+             use crate::pattern::plan::{Find, Literals, Plan};\n\n\
              use super::Embedded;\n\
              use super::tree::{BUILDERS};\n\n\
              pub(super) static PLANS: &[Embedded] = &[\n",
@@ -818,7 +818,7 @@ mod tests {
                 );
                 assert_eq!(
                     p.plan(),
-                    &crate::plan::plan(p.hir()),
+                    &crate::pattern::plan::plan(p.hir()),
                     "`{}` part {part}",
                     d.id
                 );
@@ -842,7 +842,7 @@ mod tests {
         assert!(patterns[0].hir() == &changed.parts().unwrap()[0]);
         assert!(matches!(
             patterns[0].plan().find,
-            crate::plan::Find::Prefix { .. }
+            crate::pattern::plan::Find::Prefix { .. }
         ));
     }
 

@@ -9,9 +9,10 @@ use std::sync::{Arc, OnceLock};
 use crate::error::{PolicyError, PolicyErrors, RequestError};
 use crate::policy::kinds::Form;
 use crate::policy::{CheckKind, Policy};
-use crate::ratelimit::{Clock, Limiter, SystemClock};
 use crate::scan::stream::StreamAutomaton;
 use crate::scan::{MatcherBuilder, StageMatcher};
+use crate::time::window::Limiter;
+use crate::time::{Clock, SystemClock};
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
 /// Position of a stage in [`Stage::ALL`].
@@ -87,7 +88,7 @@ impl StageData {
         }
         let stream = OnceLock::new();
         if eager && matcher.is_some() && matches!(stage, Stage::Input | Stage::Output) {
-            let built = StreamAutomaton::build(&checks, &policy.compiled).map_err(fail)?;
+            let built = StreamAutomaton::build(policy.texts(&checks)).map_err(fail)?;
             let _ = stream.set(Ok(built));
         }
         Ok(Self {
@@ -138,7 +139,7 @@ pub struct Engine {
 #[derive(Debug)]
 pub(crate) struct Flows {
     /// Tools whose outputs count as the user's own.
-    pub(crate) trusted: crate::globs::LazyGlobSet,
+    pub(crate) trusted: crate::tools::globs::LazyGlobSet,
     /// Per check (policy order): whether its findings are sensitive content.
     pub(crate) sensitive: Vec<bool>,
 }
@@ -529,7 +530,7 @@ mod tests {
     /// requests of that stage; other stages still decide.
     #[test]
     fn a_glob_set_that_cannot_be_built_refuses_its_stage() {
-        let globs = crate::globs::oversized("");
+        let globs = crate::tools::globs::oversized("");
         let cases = [
             (
                 serde_json::json!({"id": "big", "stage": "tool_use", "type": "command", "commands": globs}),
@@ -594,7 +595,7 @@ mod tests {
     fn a_trusted_tools_set_that_cannot_be_built_is_refused_when_read() {
         let policy = serde_json::json!({"checks": [
             {"id": "flow", "stage": "tool_use", "type": "flow",
-             "trusted_tools": crate::globs::oversized("")}
+             "trusted_tools": crate::tools::globs::oversized("")}
         ]});
         let e = Policy::from_json_str(&policy.to_string())
             .unwrap_err()
@@ -610,7 +611,7 @@ mod tests {
     #[test]
     fn a_lazy_default_engine_builds_the_glob_sets_its_requests_ask() {
         let eager = Engine::new(Policy::default_policy().unwrap()).expect("known to build");
-        let built = || crate::globs::BUILT.with(std::cell::Cell::get);
+        let built = || crate::tools::globs::BUILT.with(std::cell::Cell::get);
         let shell = CheckRequest::tool_use(
             "Bash",
             serde_json::json!({"command": "git status && cargo test"}),

@@ -5,7 +5,6 @@ mod notes;
 mod redact;
 pub mod stream;
 mod strings;
-pub(crate) mod view;
 
 use std::time::{Instant, SystemTime};
 
@@ -389,8 +388,8 @@ pub(crate) fn begin(
                 && matcher.has_pairs()
             {
                 matcher.scan_pair(name, text, &mut rec);
-                if let Some(folded) = view::View::of(name).into_iter().next()
-                    && name.len() <= view::WINDOW
+                if let Some(folded) = crate::view::View::of(name).into_iter().next()
+                    && name.len() <= crate::view::WINDOW
                 {
                     matcher.scan_pair(&folded.text, text, &mut rec);
                 }
@@ -398,7 +397,7 @@ pub(crate) fn begin(
             // Text that is not ASCII is matched a second time in its
             // normalised view; hits are reported at the original's spans.
             // Only the stretches around changed characters are matched.
-            for view in view::View::of(text) {
+            for view in crate::view::View::of(text) {
                 let mut second = Recorder::new(&active, &need_all);
                 second.field = rec.field;
                 second.all_spans = rec.all_spans;
@@ -424,7 +423,7 @@ pub(crate) fn begin(
                     if flows.sensitive.get(h.check as usize) == Some(&true)
                         && let Some(found) = text.get(h.start..h.end)
                     {
-                        sensitive.push(crate::session::compact(found));
+                        sensitive.push(crate::flow::values::compact(found));
                     }
                 }
             }
@@ -475,11 +474,11 @@ pub(crate) fn begin(
             .hits
             .iter()
             .any(|h| flows.sensitive.get(h.check as usize) == Some(&true));
-        let step = session_step(
+        let step = crate::flow::step::step(
             request,
             stage,
             &decision.request_id,
-            flows,
+            |tool| flows.trusted.is_match_or(tool, false),
             sensitive,
             sensitive_any,
         );
@@ -492,7 +491,7 @@ pub(crate) fn begin(
     drop(open);
     add_notes(request, stage, evaluated, &mut decision);
     decision.evaluated = Some(evaluated);
-    decision.evaluated_at = Some(crate::clock::rfc3339(SystemTime::now()));
+    decision.evaluated_at = Some(crate::time::clock::rfc3339(SystemTime::now()));
     decision.duration_us = Some(started.elapsed().as_micros() as u64);
     let pending = data
         .checks
@@ -780,13 +779,13 @@ pub(crate) fn refuse(
     let id = request
         .request_id
         .clone()
-        .unwrap_or_else(crate::clock::new_id);
+        .unwrap_or_else(crate::time::clock::new_id);
     let mut decision = Decision::block(id, reason_code, message);
     decision.replacement = Some(default_replacement(request.effective_stage()).to_owned());
     decision.evaluated = Some(0);
     decision.mode = Some(engine.policy.mode);
     decision.provider = Some(Provider::palisade());
-    decision.evaluated_at = Some(crate::clock::rfc3339(SystemTime::now()));
+    decision.evaluated_at = Some(crate::time::clock::rfc3339(SystemTime::now()));
     decision.duration_us = Some(started.elapsed().as_micros() as u64);
     Ok(decision)
 }
@@ -819,7 +818,7 @@ fn structural(
     active: &[bool],
     hits: &mut Vec<Hit>,
     fields: &mut Vec<Field>,
-    session: Option<&crate::session::Session>,
+    session: Option<&crate::flow::session::Session>,
     limits: Option<&[(usize, bool)]>,
 ) {
     let mut cx = Context::new(request, stage, engine.clock.now_millis());
@@ -857,76 +856,6 @@ fn structural(
         });
         fields.push(field);
     }
-}
-
-/// What a request brings to its session: its text and values, compact,
-/// and whether they are the user's own (a request at `input`, a trusted
-/// tool's output).
-fn session_step(
-    request: &CheckRequest,
-    stage: Stage,
-    request_id: &str,
-    flows: &crate::engine::Flows,
-    sensitive: Vec<String>,
-    sensitive_any: bool,
-) -> crate::session::Step {
-    use crate::session::{Step, add_json, add_string};
-    let tool = request.tool.as_ref();
-    let trusted = stage == Stage::Input
-        || (stage == Stage::ToolOutput
-            && tool.is_some_and(|t| flows.trusted.is_match_or(&t.name, false)));
-    let mut step = Step {
-        request_id: request_id.to_owned(),
-        stage,
-        tool: tool.map(|t| t.name.clone()),
-        trusted,
-        text: String::new(),
-        data: String::new(),
-        sensitive,
-        sensitive_any,
-        entities: Vec::new(),
-        pointed: Vec::new(),
-        documents: Vec::new(),
-    };
-    match stage {
-        Stage::Input => {
-            if let Some(content) = &request.content {
-                // All of the user's words count, however short; and the
-                // addresses, links and accounts in them as they are read
-                // (`DE89-3704-…` as `de893704…`).
-                crate::eval::view::push_compact(content, &mut step.text);
-                let mut named = Vec::new();
-                crate::session::read_values(content, &mut named);
-                step.pointed = crate::session::pointed(content, &named);
-                for value in named {
-                    step.text.push('\n');
-                    step.text.push_str(&value);
-                }
-            }
-        }
-        Stage::ToolOutput => {
-            if let Some(t) = tool {
-                if !trusted {
-                    crate::session::add_documents(
-                        &mut step,
-                        t.arguments.as_ref(),
-                        t.output.as_ref(),
-                    );
-                }
-                if let Some(output) = &t.output {
-                    add_json(&mut step, output, 0);
-                }
-                if let Some(error) = &t.error {
-                    add_string(&mut step, error);
-                }
-            }
-            if let Some(content) = &request.content {
-                add_string(&mut step, content);
-            }
-        }
-        _ => {}
-    }
-    step
 }
 
 /// A hit in an object key would show in every pointer through that key: the
@@ -994,7 +923,7 @@ pub(crate) fn build(
     let request_id = request
         .request_id
         .clone()
-        .unwrap_or_else(crate::clock::new_id);
+        .unwrap_or_else(crate::time::clock::new_id);
     let mut decision = Decision::allow(request_id);
     decision.mode = Some(mode);
     decision.provider = Some(Provider::palisade());

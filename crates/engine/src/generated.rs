@@ -1,5 +1,5 @@
 //! Test support for the source files the engine's tests generate
-//! (`detect/plans.rs`, `eval/view/skeletons.rs`).
+//! (`detect/plans.rs`, `view/skeletons.rs`).
 
 /// Checks that `committed` (a generated file under `src/`, included by the
 /// caller) is what its generator renders now, or, with the environment

@@ -3,36 +3,31 @@
 // written `.get()`, or the function says why its indices are in range.
 #![deny(clippy::indexing_slicing)]
 
-mod arguments;
-mod clock;
 mod condition;
 #[allow(
     dead_code,
     reason = "parts of the detector table are only used by its tests"
 )]
 mod detect;
-mod dupkeys;
 mod engine;
 mod error;
 mod eval;
+mod flow;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
 #[cfg(test)]
 mod generated;
-mod globs;
+mod input;
 pub mod limits;
 mod paths;
 mod pattern;
-mod plan;
 pub mod policy;
-mod ratelimit;
-mod request;
 mod scan;
-mod schema;
-mod session;
 mod shell;
+mod time;
 mod tools;
+mod view;
 
 pub use engine::Engine;
 
@@ -51,8 +46,8 @@ pub use eval::stream;
 pub use eval::{
     AsyncOutcome, Evaluation, RateLimitKey, default_ask_replacement, default_replacement,
 };
+pub use flow::session::{SessionError, SessionLimits, SessionStep, Sessions};
+pub use input::request::{parse_json, parse_request};
 pub use policy::read::json_type;
 pub use policy::{Check, CheckKind, CheckType, OnError, OnFail, Policy};
-pub use ratelimit::{Clock, SystemClock};
-pub use request::{parse_json, parse_request};
-pub use session::{SessionError, SessionLimits, SessionStep, Sessions};
+pub use time::{Clock, SystemClock};

@@ -15,6 +15,8 @@
 //!
 //! Both are exact: the exact regex has the last word.
 
+pub(crate) mod plan;
+
 use std::sync::{Arc, OnceLock};
 
 use regex_automata::dfa::{Automaton, StartKind, dense};
@@ -28,7 +30,7 @@ use regex_syntax::hir::{
 };
 
 use crate::limits::MAX_REGEX_BYTES;
-use crate::plan::Plan;
+use crate::pattern::plan::Plan;
 
 /// Largest number of distinct prefix literals a pattern may use the literal filter with.
 const MAX_PREFIXES: usize = 64;
@@ -106,7 +108,8 @@ impl Pattern {
 
     /// Where the scanner finds the pattern's candidates.
     pub(crate) fn plan(&self) -> &Plan {
-        self.plan.get_or_init(|| crate::plan::plan(self.hir()))
+        self.plan
+            .get_or_init(|| crate::pattern::plan::plan(self.hir()))
     }
 
     /// Whether the plan is known without working it out.

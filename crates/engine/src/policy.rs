@@ -3,16 +3,16 @@
 //! A [`Policy`] that exists is valid: it is only made by the loaders here,
 //! which report every problem at once and never return half a policy.
 
+mod json_schema;
 pub(crate) mod kinds;
 mod lint;
 mod load;
 pub(crate) mod read;
-mod schema;
 
 use palisade_protocol::{FindingAction, Mode, Severity, Stage};
 
+pub use json_schema::{SCHEMA_ID, json_schema};
 pub use kinds::MODERATION_CATEGORIES;
-pub use schema::{SCHEMA_ID, json_schema};
 
 /// A validated policy, compiled: reading a policy compiles its patterns,
 /// globs, expressions and schemas, and an [`Engine`](crate::Engine) is built
@@ -533,6 +533,20 @@ impl OnFail {
 }
 
 impl Policy {
+    /// The text pieces of the checks `checks` names (indices into
+    /// [`Policy::checks`]), each with its index: what a stage scans.
+    pub(crate) fn texts<'a>(
+        &'a self,
+        checks: &'a [u32],
+    ) -> impl Iterator<Item = (u32, &'a [crate::scan::Text])> + 'a {
+        checks
+            .iter()
+            .filter_map(|&c| match &self.compiled.get(c as usize)?.form {
+                kinds::Form::Text(texts) => Some((c, &texts[..])),
+                _ => None,
+            })
+    }
+
     /// The policy's mode.
     pub fn mode(&self) -> Mode {
         self.mode

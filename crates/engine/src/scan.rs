@@ -14,9 +14,8 @@ pub(crate) mod fold;
 pub(crate) mod literal;
 pub(crate) mod stream;
 
+use crate::pattern::plan::Find;
 use crate::pattern::{self, Pattern};
-use crate::plan::Find;
-use crate::policy::kinds::Text;
 use std::sync::OnceLock;
 
 use regex_automata::{Anchored, Input, PatternSet, meta};
@@ -543,14 +542,15 @@ impl MatcherBuilder {
             let regex = i as u32;
             // Each literal into the filter, with what its occurrences are
             // for; returns their ids.
-            let mut index = |literals: &crate::plan::Literals, folded: bool, target: Target| {
-                let first = self.targets.len() as u32;
-                for p in literals.iter() {
-                    self.literals.add(p, folded);
-                    self.targets.push(target);
-                }
-                first..self.targets.len() as u32
-            };
+            let mut index =
+                |literals: &crate::pattern::plan::Literals, folded: bool, target: Target| {
+                    let first = self.targets.len() as u32;
+                    for p in literals.iter() {
+                        self.literals.add(p, folded);
+                        self.targets.push(target);
+                    }
+                    first..self.targets.len() as u32
+                };
             match &plan.find {
                 Find::Prefix { literals, folded } => {
                     index(literals, *folded, Target::Prefix { regex });
@@ -890,6 +890,65 @@ impl StageMatcher {
                     break;
                 }
             }
+        }
+    }
+}
+
+/// A piece of a stage's text automaton.
+#[derive(Clone, Debug)]
+pub(crate) enum Text {
+    /// A regular expression.
+    Pattern(Pattern),
+    /// A blocklist word or phrase.
+    Word {
+        /// The word as written.
+        word: String,
+        /// Whether case must match exactly.
+        case_sensitive: bool,
+        /// Whether no word character may touch either end.
+        whole: bool,
+        /// For a word with letters outside ASCII that matches either case:
+        /// its case-folding pattern.
+        folded: Option<Pattern>,
+    },
+    /// A built-in detector.
+    Detector {
+        /// The patterns of its family, parsed when a stage's automaton
+        /// is first built (reading a policy does not parse them).
+        family: &'static Detectors,
+        /// Its position in the family.
+        index: usize,
+        /// Its label in findings and placeholders.
+        label: u32,
+        /// What confirms a match (a checksum), if anything.
+        validate: Option<fn(&str) -> bool>,
+    },
+}
+
+/// The patterns of a family of built-in detectors, parsed once per
+/// process, on first use: one per detector, or its alternatives
+/// (`Detector::apart`).
+pub(crate) type Detectors = std::sync::LazyLock<Vec<Result<Vec<Pattern>, String>>>;
+
+/// Parses a family's patterns for [`Detectors`].
+pub(crate) fn parse_detectors(
+    all: &[crate::detect::Detector],
+) -> Vec<Result<Vec<Pattern>, String>> {
+    all.iter().map(crate::detect::Detector::patterns).collect()
+}
+
+impl Text {
+    /// A detector's pattern (the built-in patterns are tested to parse).
+    /// The patterns of a family's detector: its alternatives, each
+    /// scanned as a pattern of its own.
+    pub(crate) fn detector_patterns(
+        family: &'static Detectors,
+        index: usize,
+    ) -> Result<&'static [Pattern], String> {
+        match family.get(index) {
+            Some(Ok(p)) => Ok(p),
+            Some(Err(e)) => Err(format!("built-in detector {index}: {e}")),
+            None => Err(format!("built-in detector {index} does not exist")),
         }
     }
 }

@@ -5,11 +5,14 @@
 //! `?` one character, `[…]` a class, `{a,b}` alternatives; `\` escapes.
 //! Matching is case-sensitive, like `fnmatchcase`.
 
+pub(crate) mod arguments;
+pub(crate) mod globs;
+
 use std::sync::Arc;
 
 use globset::{Glob, GlobBuilder};
 
-use crate::globs::LazyGlobSet;
+use crate::tools::globs::LazyGlobSet;
 
 fn glob(pattern: &str) -> Result<Glob, globset::Error> {
     GlobBuilder::new(pattern)

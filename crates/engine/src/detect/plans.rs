@@ -1,4 +1,4 @@
-//! The built-in detectors' plans ([`crate::plan`]), generated from
+//! The built-in detectors' plans ([`crate::pattern::plan`]), generated from
 //! the detectors by `detect::tests::embedded_plans_are_fresh`: run it
 //! with `PALISADE_WRITE_PLANS=1` after changing a detector.
 
@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use regex_syntax::hir::{Hir, Look};
 
-use crate::plan::{Find, Literals, Plan};
+use crate::pattern::plan::{Find, Literals, Plan};
 
 use super::Embedded;
 use super::tree::{lit, rep, uni};

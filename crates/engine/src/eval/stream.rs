@@ -85,7 +85,7 @@ impl Engine {
         let data = self.stage_data(stage)?;
         let automaton = data
             .stream
-            .get_or_init(|| StreamAutomaton::build(&data.checks, &self.policy.compiled));
+            .get_or_init(|| StreamAutomaton::build(self.policy.texts(&data.checks)));
         let automaton = match automaton {
             Ok(a) => a,
             Err(e) => {
@@ -376,7 +376,7 @@ impl StreamScanner<'_> {
                 request
                     .request_id
                     .clone()
-                    .unwrap_or_else(crate::clock::new_id),
+                    .unwrap_or_else(crate::time::clock::new_id),
                 "request.invalid",
                 e.to_string(),
             ),

@@ -3,7 +3,7 @@
 use globset::{Glob, GlobBuilder};
 
 use super::resolve::{ResolvedPath, base_dir, escapes, file_name, shown, under};
-use crate::globs::{LazyGlobSet, SetGlob};
+use crate::tools::globs::{LazyGlobSet, SetGlob};
 
 /// The compiled `paths` and `except` globs of a `path` check.
 #[derive(Clone, Debug)]

@@ -27,7 +27,7 @@ mod tool_pattern;
 mod workspace;
 
 use std::fmt;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use globset::Glob;
 use palisade_protocol::{CheckRequest, Stage};
@@ -37,8 +37,8 @@ use super::read::Reader;
 use super::{CheckKind, CheckType};
 use crate::condition::{Bindings, Condition};
 use crate::limits::MAX_ENTRIES_PER_CHECK;
-use crate::pattern::Pattern;
-use crate::ratelimit::Limiter;
+use crate::scan::{Detectors, Text};
+use crate::time::window::Limiter;
 use crate::tools::ToolMatcher;
 
 pub use moderation::CATEGORIES as MODERATION_CATEGORIES;
@@ -63,65 +63,6 @@ pub(crate) enum Form {
     Whole(Arc<dyn Whole>),
     /// Nothing: a service answers the check.
     Async,
-}
-
-/// A piece of a stage's text automaton.
-#[derive(Clone, Debug)]
-pub(crate) enum Text {
-    /// A regular expression.
-    Pattern(Pattern),
-    /// A blocklist word or phrase.
-    Word {
-        /// The word as written.
-        word: String,
-        /// Whether case must match exactly.
-        case_sensitive: bool,
-        /// Whether no word character may touch either end.
-        whole: bool,
-        /// For a word with letters outside ASCII that matches either case:
-        /// its case-folding pattern.
-        folded: Option<Pattern>,
-    },
-    /// A built-in detector.
-    Detector {
-        /// The patterns of its family, parsed when a stage's automaton
-        /// is first built (reading a policy does not parse them).
-        family: &'static Detectors,
-        /// Its position in the family.
-        index: usize,
-        /// Its label in findings and placeholders.
-        label: u32,
-        /// What confirms a match (a checksum), if anything.
-        validate: Option<fn(&str) -> bool>,
-    },
-}
-
-/// The patterns of a family of built-in detectors, parsed once per
-/// process, on first use: one per detector, or its alternatives
-/// (`Detector::apart`).
-pub(crate) type Detectors = LazyLock<Vec<Result<Vec<Pattern>, String>>>;
-
-/// Parses a family's patterns for [`Detectors`].
-pub(crate) fn parse_detectors(
-    all: &[crate::detect::Detector],
-) -> Vec<Result<Vec<Pattern>, String>> {
-    all.iter().map(crate::detect::Detector::patterns).collect()
-}
-
-impl Text {
-    /// A detector's pattern (the built-in patterns are tested to parse).
-    /// The patterns of a family's detector: its alternatives, each
-    /// scanned as a pattern of its own.
-    pub(crate) fn detector_patterns(
-        family: &'static Detectors,
-        index: usize,
-    ) -> Result<&'static [Pattern], String> {
-        match family.get(index) {
-            Some(Ok(p)) => Ok(p),
-            Some(Err(e)) => Err(format!("built-in detector {index}: {e}")),
-            None => Err(format!("built-in detector {index} does not exist")),
-        }
-    }
 }
 
 /// A check that tests the request as a whole rather than its strings.
@@ -154,7 +95,7 @@ pub(crate) struct Context<'a> {
     pub(crate) limit_over: Option<bool>,
     /// The request's session so far, for flow checks (absent without a
     /// `sessionId`, or before its first step).
-    pub(crate) session: Option<&'a crate::session::Session>,
+    pub(crate) session: Option<&'a crate::flow::session::Session>,
     /// The engine clock's time.
     pub(crate) now_millis: u64,
     /// Whether a tool matcher names the request's tool, by matcher

@@ -63,7 +63,7 @@ pub(super) fn from_json_str(text: &str) -> Result<Policy, PolicyErrors> {
     check_size(text)?;
     let value: Value = serde_json::from_str(text)
         .map_err(|e| PolicyErrors::one("", format!("invalid JSON: {e}")))?;
-    if let Some(r) = crate::dupkeys::find_repeated(text) {
+    if let Some(r) = crate::input::dupkeys::find_repeated(text) {
         return Err(PolicyErrors::one(
             r.pointer,
             format!("key `{}` appears more than once in this object", r.key),
@@ -76,7 +76,9 @@ pub(super) fn from_yaml_str(text: &str) -> Result<Policy, PolicyErrors> {
     check_size(text)?;
     let value: Value = serde_yaml_ng::from_str(text)
         .map_err(|e| PolicyErrors::one("", format!("invalid YAML: {e}")))?;
-    if let Some(r) = crate::dupkeys::find_repeated_in(serde_yaml_ng::Deserializer::from_str(text)) {
+    if let Some(r) =
+        crate::input::dupkeys::find_repeated_in(serde_yaml_ng::Deserializer::from_str(text))
+    {
         return Err(PolicyErrors::one(
             r.pointer,
             format!("key `{}` appears more than once in this mapping", r.key),

@@ -808,7 +808,7 @@ mod tests {
 
     #[test]
     fn the_rarest_window_is_the_first_lowest_scored() {
-        let mut rng = crate::globs::Rng(0x5851_f42d_4c95_7f2d);
+        let mut rng = crate::tools::globs::Rng(0x5851_f42d_4c95_7f2d);
         const PARTS: &[&str] = &[
             "a", "e", "t", "h", "th", "er", "q", "z", "_", "-", "0", "9", " ", "K", "E", "Y",
             "ccou", "\u{e9}", "\u{ff}",
@@ -865,7 +865,7 @@ mod tests {
 
     #[test]
     fn every_table_size_has_its_loop_and_finds_what_a_naive_search_finds() {
-        let mut rng = crate::globs::Rng(0x2545_f491_4f6c_dd1d);
+        let mut rng = crate::tools::globs::Rng(0x2545_f491_4f6c_dd1d);
         let alphabet = [
             "a", "b", "c", "d", "e", "X", "Y", "Z", "_", "-", "0", " ", "q", "~",
         ];
@@ -918,7 +918,7 @@ mod tests {
         // bits of ` the` and `tion` in a table of 2^12 bits.
         let bits = 12;
         let targets = [key(b" the"), key(b"tion")];
-        let mut rng = crate::globs::Rng(0x1234_5678_9abc_def1);
+        let mut rng = crate::tools::globs::Rng(0x1234_5678_9abc_def1);
         let letters = b"bcdfgjkmpqvwxz0123456789";
         let mut lits: Vec<Vec<u8>> = Vec::new();
         for target in targets {

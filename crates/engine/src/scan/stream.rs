@@ -12,8 +12,8 @@ use regex_automata::nfa::thompson;
 use regex_syntax::hir::Hir;
 
 use crate::pattern::{self, Pattern};
-use crate::policy::kinds::{Compiled, Form, Text};
 use crate::scan::NO_LABEL;
+use crate::scan::Text;
 
 /// Longest window used to confirm a pattern whose matches have no length bound.
 pub(crate) const UNBOUNDED_WINDOW: usize = 64 * 1024;
@@ -112,9 +112,11 @@ pub(crate) struct StreamAutomaton {
 }
 
 impl StreamAutomaton {
-    /// The automata of a stage's checks (`stage_checks`, indices into the
-    /// policy's `checks`).
-    pub(crate) fn build(stage_checks: &[u32], compiled: &[Compiled]) -> Result<Self, String> {
+    /// The automata of a stage's text checks: each check's index in the
+    /// policy and the pieces it compiled to.
+    pub(crate) fn build<'a>(
+        stage_texts: impl IntoIterator<Item = (u32, &'a [Text])>,
+    ) -> Result<Self, String> {
         let mut hirs: Vec<Hir> = Vec::new();
         let mut regex_targets = Vec::new();
         let mut words: Vec<Box<[u8]>> = Vec::new();
@@ -139,11 +141,8 @@ impl StreamAutomaton {
             });
             hirs.push(pattern::relax(hir));
         };
-        for &c in stage_checks {
-            let Some(Form::Text(texts)) = compiled.get(c as usize).map(|x| &x.form) else {
-                continue;
-            };
-            for text in texts.iter() {
+        for (c, texts) in stage_texts {
+            for text in texts {
                 match text {
                     Text::Pattern(p) => add_regex(p, c, false, None, NO_LABEL),
                     Text::Word {

@@ -4,7 +4,7 @@ use globset::GlobBuilder;
 
 use super::builtin::{Builtin, DANGEROUS, Native};
 use super::{Command, MAX_PARTS};
-use crate::globs::{LazyGlobSet, NFA_SIZE_LIMIT, SetGlob};
+use crate::tools::globs::{LazyGlobSet, NFA_SIZE_LIMIT, SetGlob};
 
 /// Command patterns compiled into glob sets (see the module docs).
 ///

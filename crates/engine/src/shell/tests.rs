@@ -1595,7 +1595,7 @@ proptest! {
 
 #[test]
 fn a_command_set_over_its_size_limit_is_refused_when_built_and_matches_everything() {
-    let patterns = crate::globs::oversized(" ");
+    let patterns = crate::tools::globs::oversized(" ");
     let set = CommandPatterns::new(&patterns).unwrap();
     let e = set.build().unwrap_err();
     assert!(e.starts_with("invalid command patterns:"), "{e}");
@@ -1652,7 +1652,7 @@ fn grouping_the_globs_by_first_byte_changes_no_match() {
         "/dev/sda", ">", "|", "sh", "bash", "curl", "x", ".", ":", "{", "é", "dd", "of=x", "&&",
         ";", "'", "\"", "chmod", "777", "$(", ")",
     ];
-    let mut rng = crate::globs::Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = crate::tools::globs::Rng(0x2545_f491_4f6c_dd1d);
     let mut lines: Vec<String> = DANGEROUS_CASES
         .iter()
         .flat_map(|(_, hits, misses)| hits.iter().chain(misses.iter()))
@@ -1698,7 +1698,7 @@ fn grouping_the_globs_by_first_byte_changes_no_match() {
 #[test]
 fn command_sets_over_the_size_limit_together_are_refused() {
     // Each first byte's set is within the limit; all of them are not.
-    let patterns: Vec<String> = crate::globs::oversized(" ")
+    let patterns: Vec<String> = crate::tools::globs::oversized(" ")
         .into_iter()
         .enumerate()
         .map(|(i, p)| format!("{}{p}", char::from(b'a' + (i % 26) as u8)))

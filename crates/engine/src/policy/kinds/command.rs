@@ -8,10 +8,10 @@ use palisade_protocol::{ResourceKind, Stage};
 use serde_json::{Map, Value};
 
 use super::{Context, Form, Found, Whole, described_entries, unknown};
-use crate::arguments;
 use crate::policy::CheckKind;
 use crate::policy::read::{Reader, child};
 use crate::shell::{CommandPatterns, DANGEROUS, Native, parsed};
+use crate::tools::arguments;
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
 pub(super) const MESSAGE: &str = "runs a dangerous command";

@@ -8,10 +8,10 @@ use serde_json::{Map, Value};
 
 use super::command::{shell_lines, shell_tools};
 use super::{Context, Found, Whole, described_entries, names};
-use crate::arguments;
 use crate::paths::{self, OperationSet, PathRules, Target};
 use crate::policy::read::{Reader, child};
 use crate::shell;
+use crate::tools::arguments;
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
 /// What a file rule protects.

@@ -8,24 +8,26 @@
 //! - `taint`: sensitive content (what the `sensitive` checks found) entered
 //!   the session before, and the sink carries it (`carry: false`: any sink
 //!   after it).
+//!
+//! The session state, the values a request carries and the step it adds
+//! are the `flow` module's (`crate::flow`).
 
-mod mime;
-pub(crate) mod spellings;
-
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use globset::{Glob, GlobBuilder};
 
-use crate::globs::{LazyGlobSet, SetGlob};
+use crate::tools::globs::{LazyGlobSet, SetGlob};
 use palisade_protocol::{Source, Stage};
-use regex_automata::meta::Regex;
 use serde_json::{Map, Value, json};
 
 use super::command::{report_commands, shell_lines, shell_tools};
 use super::{Context, Form, Found, Whole, described_entries, unknown};
+use crate::flow::session::Session;
+use crate::flow::step::Step;
+use crate::flow::values::{compact, entities, folded, percent_decoded};
+use crate::flow::{mime, spellings};
 use crate::policy::CheckKind;
 use crate::policy::read::{Reader, child, quoted, unknown_value};
-use crate::session::{Session, Step, compact, folded, percent_decoded};
 use crate::shell::{CommandPatterns, parsed};
 use crate::tools::ToolMatcher;
 
@@ -443,77 +445,6 @@ fn last_name(pointer: &str) -> String {
             || "arguments".to_owned(),
             |p| p.replace("~1", "/").replace("~0", "~"),
         )
-}
-
-/// E-mail addresses, links (whole, without their query, their host with
-/// and without its port) and IBANs ([`spellings::ibans`]) in a string,
-/// each compact.
-pub(crate) fn entities(text: &str, out: &mut Vec<String>) {
-    static EMAIL: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+").ok()
-    });
-    static LINK: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(
-            // A host with dots, a dotted IPv4 address, or after a scheme
-            // also an address written as one number (`http://167772675/`,
-            // `http://0xa010203/`) or an IPv6 one (`http://[::1]/`).
-            concat!(
-                r"(?i)(?:[a-z][a-z0-9+.\-]*://(?:[^\s/?#@<>]*@)?)?(?:(?:[a-z0-9\-]+\.)+[a-z]{2,}|[0-9]{1,3}(?:\.[0-9]{1,3}){3})",
-                r"(?::[0-9]{1,5})?(?:/[^\s<>]*)?",
-                r"|[a-z][a-z0-9+.\-]*://(?:[^\s/?#@<>]*@)?(?:0x[0-9a-f]{1,8}|[0-9]{1,10}|\[[0-9a-f:.]+\])",
-                r"(?::[0-9]{1,5})?(?:/[^\s<>]*)?",
-            ),
-        )
-        .ok()
-    });
-    let bytes = text.as_bytes();
-    let mut emails: Vec<(usize, usize)> = Vec::new();
-    if let Some(re) = EMAIL.as_ref() {
-        for m in re.find_iter(text) {
-            emails.push((m.start(), m.end()));
-            out.push(compact(&text[m.range()]));
-            // `user@host/path` or `user@host:8080` is a link whose user
-            // part looks like an address (`curl a.example@evil.example/x`):
-            // its host is a value too. (An address followed by a colon in
-            // prose, `ann@corp.example: thanks`, is not.)
-            let after = bytes.get(m.end()..).unwrap_or_default();
-            let link = after.first() == Some(&b'/')
-                || (after.first() == Some(&b':') && after.get(1).is_some_and(u8::is_ascii_digit));
-            if link && let Some((_, host)) = text[m.range()].rsplit_once('@') {
-                out.push(compact(host));
-            }
-        }
-    }
-    if let Some(re) = LINK.as_ref() {
-        for m in re.find_iter(text) {
-            // Not a piece of an address or of a longer word (a link with
-            // a user part, `https://a.example@evil.example/`, holds one).
-            let inside = !text[m.range()].contains("://")
-                && emails.iter().any(|&(s, e)| m.start() < e && s < m.end());
-            let before = m.start().checked_sub(1).and_then(|i| bytes.get(i));
-            let glued =
-                before.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'@' || b == b'.');
-            if inside || glued {
-                continue;
-            }
-            let link = text[m.range()].trim_end_matches(['.', ',', ';', ':', ')', '"', '\'']);
-            out.push(compact(link));
-            let bare = link.split(['?', '#']).next().unwrap_or(link);
-            out.push(compact(bare));
-            let host = bare.split_once("://").map_or(bare, |(_, rest)| rest);
-            let host = host.split('/').next().unwrap_or(host);
-            // Without its user part: `a.example@evil.example` goes to
-            // `evil.example`.
-            let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-            out.push(compact(host));
-            if let Some((name, _port)) = host.rsplit_once(':') {
-                out.push(compact(name));
-            }
-        }
-    }
-    spellings::ibans(text, out);
-    out.sort_unstable();
-    out.dedup();
 }
 
 /// Parses a field's globs (case-insensitive); their set is built with the

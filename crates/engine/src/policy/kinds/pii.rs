@@ -12,7 +12,7 @@ use crate::policy::read::Reader;
 pub(super) const MESSAGE: &str = "contains personal data";
 
 /// The detectors' patterns, parsed once per process.
-static PARSED: Detectors = LazyLock::new(|| super::parse_detectors(PII));
+static PARSED: Detectors = LazyLock::new(|| crate::scan::parse_detectors(PII));
 
 /// The entities (several detectors may find one entity).
 pub(crate) fn entities() -> Vec<&'static str> {

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::{Context, Form, Found, Whole, described_entries, unknown};
+use crate::input::tool_schema::ArgSchema;
 use crate::limits::MAX_SCHEMA_BYTES;
 use crate::policy::CheckKind;
 use crate::policy::read::{Reader, child};
-use crate::schema::ArgSchema;
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
 pub(super) const MESSAGE: &str = "the tool's arguments do not match its schema";
@@ -64,7 +64,7 @@ pub(super) fn read(
         );
         return None;
     }
-    let compiled = match crate::schema::compile(schema) {
+    let compiled = match crate::input::tool_schema::compile(schema) {
         Ok(compiled) => compiled,
         Err(e) => {
             r.err(child(ptr, "schema"), e);

@@ -12,7 +12,7 @@ use crate::policy::read::Reader;
 pub(super) const MESSAGE: &str = "contains a credential";
 
 /// The detectors' patterns, parsed once per process.
-static PARSED: Detectors = LazyLock::new(|| super::parse_detectors(SECRETS));
+static PARSED: Detectors = LazyLock::new(|| crate::scan::parse_detectors(SECRETS));
 
 pub(crate) fn ids() -> Vec<&'static str> {
     SECRETS.iter().map(|d| d.id).collect()

@@ -115,7 +115,7 @@ fn ours(server: &mut AppServer) -> anyhow::Result<Vec<(String, String, String)>>
     for group in listed["data"].as_array().into_iter().flatten() {
         for hook in group["hooks"].as_array().into_iter().flatten() {
             let command = hook["command"].as_str().unwrap_or("");
-            if !crate::install::is_ours(&json!({ "command": command }), Host::Codex) {
+            if !super::is_ours(&json!({ "command": command }), Host::Codex) {
                 continue;
             }
             let field = |k: &str| hook[k].as_str().unwrap_or("").to_owned();

@@ -1,6 +1,26 @@
-//! Wall-clock timestamps and fresh identifiers.
+//! The clock: where the engine gets the time (a [`Clock`], which tests
+//! control), wall-clock timestamps and fresh identifiers.
 
-use std::time::SystemTime;
+use std::fmt;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Where the engine gets the time for rate limits.
+pub trait Clock: Send + Sync + fmt::Debug {
+    /// Milliseconds since some fixed point; must not go backwards.
+    fn now_millis(&self) -> u64;
+}
+
+/// The system clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now_millis(&self) -> u64 {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64)
+    }
+}
 
 /// Formats a time as RFC 3339 in UTC with milliseconds, such as
 /// `2026-02-04T21:00:00.000Z`.

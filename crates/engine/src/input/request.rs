@@ -92,7 +92,7 @@ pub fn parse_json(text: &str) -> Result<serde_json::Value, RequestError> {
 /// Parsers disagree on which value of a repeated key counts: a request that
 /// could be judged on one value and run with the other is refused.
 fn refuse_repeated_keys(text: &str) -> Result<(), RequestError> {
-    match crate::dupkeys::find_repeated(text) {
+    match crate::input::dupkeys::find_repeated(text) {
         None => Ok(()),
         Some(r) => Err(RequestError::Malformed {
             message: format!(

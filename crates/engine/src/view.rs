@@ -344,7 +344,7 @@ mod tests {
             "//! Non-ASCII characters whose confusable skeleton (Unicode TR39) is one\n\
              //! ASCII letter or digit, by code point, with that letter or digit.\n\
              //! Generated from `unicode-security` by\n\
-             //! `eval::view::tests::ascii_skeletons_are_fresh`: run it with\n\
+             //! `view::tests::ascii_skeletons_are_fresh`: run it with\n\
              //! `PALISADE_WRITE_SKELETONS=1` after updating that crate.\n\n\
              pub(super) static ASCII_SKELETONS: &[(char, u8)] = &[\n",
         );
@@ -366,7 +366,7 @@ mod tests {
     fn ascii_skeletons_are_fresh() {
         if !crate::generated::fresh(
             "PALISADE_WRITE_SKELETONS",
-            "eval/view/skeletons.rs",
+            "view/skeletons.rs",
             include_str!("view/skeletons.rs"),
             &render_skeletons(),
             "ascii_skeletons_are_fresh",

@@ -1,7 +1,7 @@
 //! Non-ASCII characters whose confusable skeleton (Unicode TR39) is one
 //! ASCII letter or digit, by code point, with that letter or digit.
 //! Generated from `unicode-security` by
-//! `eval::view::tests::ascii_skeletons_are_fresh`: run it with
+//! `view::tests::ascii_skeletons_are_fresh`: run it with
 //! `PALISADE_WRITE_SKELETONS=1` after updating that crate.
 
 pub(super) static ASCII_SKELETONS: &[(char, u8)] = &[

@@ -1,28 +1,9 @@
 //! Rate limits: more than `max` requests in a sliding window of `window`
-//! for one key is a hit. Time comes from a [`Clock`] so tests control it.
+//! for one key is a hit. Time comes from a [`Clock`](super::Clock) so tests
+//! control it.
 
 use std::collections::{HashMap, VecDeque};
-use std::fmt;
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
-
-/// Where the engine gets the time for rate limits.
-pub trait Clock: Send + Sync + fmt::Debug {
-    /// Milliseconds since some fixed point; must not go backwards.
-    fn now_millis(&self) -> u64;
-}
-
-/// The system clock.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SystemClock;
-
-impl Clock for SystemClock {
-    fn now_millis(&self) -> u64 {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64)
-    }
-}
 
 /// Most keys one rate-limit check remembers; the least recently seen are
 /// forgotten first (after the expired ones).

@@ -15,7 +15,7 @@ pub(crate) fn is_invisible(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_control() && !c.is_ascii_whitespace();
     }
-    crate::eval::view::is_ignorable(c)
+    crate::view::is_ignorable(c)
         || c.is_control()
         || matches!(
             u32::from(c),
