@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use palisade_engine::{AsyncOutcome, CheckKind, Engine, RequestError};
-use palisade_protocol::{CheckRequest, Decision, Stage};
+use palisade_protocol::{CheckRequest, Decision, Finding, FindingAction, Stage};
 use tokio::time::Instant;
 
 use crate::audit::{AuditError, AuditRecord, AuditSink};
@@ -21,6 +21,7 @@ use crate::llm::truncate;
 use crate::llm::{CallError, SetupError};
 #[cfg(feature = "mcp")]
 use crate::mcp::McpServers;
+use crate::shared::{OnStateError, SharedState, StateError};
 
 /// Why a [`Guard`] gave no decision.
 #[derive(Debug, thiserror::Error)]
@@ -65,6 +66,90 @@ pub struct Guard {
     audit: Option<Arc<dyn AuditSink>>,
     /// `strict_requests`: unknown members make a request invalid.
     strict: bool,
+    /// Flow sessions shared with other processes, when there are any.
+    shared: Option<SharedSessions>,
+}
+
+/// Flow sessions kept in a [`SharedState`]: read before a decision,
+/// written after it, one request of a session at a time in this process.
+#[derive(Clone)]
+struct SharedSessions {
+    state: Arc<dyn SharedState>,
+    on_error: OnStateError,
+    /// Locks by (tenant, session) stripe.
+    stripes: Arc<[tokio::sync::Mutex<()>]>,
+    hasher: std::collections::hash_map::RandomState,
+}
+
+impl SharedSessions {
+    /// The lock of the stripe a session belongs to.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "the index is taken modulo the number of stripes"
+    )]
+    fn stripe(&self, tenant: &str, id: &str) -> &tokio::sync::Mutex<()> {
+        use std::hash::BuildHasher as _;
+        let at = self.hasher.hash_one((tenant, id)) as usize % self.stripes.len();
+        &self.stripes[at]
+    }
+}
+
+/// The warning a decision carries when the shared state failed and the
+/// request went on: `state.unavailable`, saying what was not applied.
+pub fn state_warning(e: &StateError, what: &str) -> Finding {
+    let mut f =
+        Finding::new("state", "state", FindingAction::Warn).with_message(format!("{e}: {what}"));
+    f.reason_code = "state.unavailable".to_owned();
+    f
+}
+
+/// How many stripes the session locks have.
+const STRIPES: usize = 256;
+
+/// How many times a session write is tried while other processes write
+/// the same session.
+const WRITE_ATTEMPTS: u32 = 32;
+
+/// What was settled about a request before the guard decides it: whose it
+/// is, the policy's rate limits when the caller counts them elsewhere, and
+/// the warnings admission produced. The guard's decision carries those
+/// warnings, and its audit record is written from that decision.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Admission<'a> {
+    /// The tenant the request is decided for.
+    pub tenant: Option<&'a str>,
+    /// The policy's `rate_limit` checks answered by the caller, which keeps
+    /// their counters elsewhere (shared by several processes): pairs of
+    /// check index and whether the limit is over, for the checks
+    /// [`Guard::rate_limit_keys`] names.
+    pub over: Option<&'a [(usize, bool)]>,
+    /// Warnings to add to the decision (a shared state that failed open
+    /// at admission).
+    pub warnings: Vec<Finding>,
+}
+
+impl<'a> Admission<'a> {
+    /// Admission for a tenant, with nothing else settled.
+    pub fn tenant(tenant: Option<&'a str>) -> Self {
+        Admission {
+            tenant,
+            ..Admission::default()
+        }
+    }
+
+    /// With the policy's `rate_limit` checks answered (see
+    /// [`Admission::over`]).
+    pub fn with_over(mut self, over: Option<&'a [(usize, bool)]>) -> Self {
+        self.over = over;
+        self
+    }
+
+    /// With warnings for the decision.
+    pub fn with_warnings(mut self, warnings: impl IntoIterator<Item = Finding>) -> Self {
+        self.warnings.extend(warnings);
+        self
+    }
 }
 
 impl std::fmt::Debug for Guard {
@@ -74,6 +159,7 @@ impl std::fmt::Debug for Guard {
             .field("mcp", &cfg!(feature = "mcp"))
             .field("budgets", &self.budgets)
             .field("audit", &self.audit.is_some())
+            .field("shared", &self.shared.as_ref().map(|s| &s.state))
             .finish_non_exhaustive()
     }
 }
@@ -117,6 +203,7 @@ impl Guard {
             budgets: config.budgets.clone(),
             audit: None,
             strict: config.strict_requests,
+            shared: None,
         })
     }
 
@@ -150,7 +237,26 @@ impl Guard {
         self
     }
 
-    /// The same services and audit with another engine (a reloaded policy).
+    /// Keeps flow sessions in `state`, shared with other processes: each
+    /// request of a session is decided on the session's steps as `state`
+    /// holds them, and its own step written back before it is answered.
+    /// `on_error` says what a session that cannot be read does.
+    pub fn with_shared_state(
+        mut self,
+        state: Arc<dyn SharedState>,
+        on_error: OnStateError,
+    ) -> Self {
+        self.shared = Some(SharedSessions {
+            state,
+            on_error,
+            stripes: (0..STRIPES).map(|_| tokio::sync::Mutex::new(())).collect(),
+            hasher: std::collections::hash_map::RandomState::new(),
+        });
+        self
+    }
+
+    /// The same services, audit and shared state with another engine (a
+    /// reloaded policy).
     pub fn with_engine(&self, engine: Arc<Engine>) -> Self {
         Guard {
             engine,
@@ -158,52 +264,89 @@ impl Guard {
         }
     }
 
-    /// The engine.
+    /// The same guard with a reloaded policy's engine that judges by this
+    /// guard's flow sessions: sessions outlive a reload.
+    pub fn reloaded(&self, engine: Engine) -> Self {
+        let engine = engine.with_sessions(self.engine.sessions().clone());
+        self.with_engine(Arc::new(engine))
+    }
+
+    /// The policy in force.
+    pub fn policy(&self) -> &palisade_engine::Policy {
+        self.engine.policy()
+    }
+
+    /// The engine, for what the guard does not offer itself: streaming
+    /// (see [`Guard::stream`]), reports and tests.
     pub fn engine(&self) -> &Engine {
         &self.engine
     }
 
-    /// Decides a request (no tenant).
-    pub async fn check(&self, request: &CheckRequest) -> Result<Decision, GuardError> {
-        self.check_for(None, request).await
+    /// The keys the policy's `rate_limit` checks count the request under,
+    /// for a caller that counts them elsewhere (and answers them in
+    /// [`Admission::over`]).
+    pub fn rate_limit_keys(
+        &self,
+        request: &CheckRequest,
+    ) -> Result<Vec<palisade_engine::RateLimitKey>, GuardError> {
+        Ok(self.engine.rate_limit_keys(request)?)
     }
 
-    /// Decides a request for a tenant: the deterministic checks, then the
-    /// async checks unless those already block, then the audit record.
+    /// Decides a request (no tenant).
+    pub async fn check(&self, request: &CheckRequest) -> Result<Decision, GuardError> {
+        self.decide(request, Admission::default()).await
+    }
+
+    /// Decides a request for a tenant.
     pub async fn check_for(
         &self,
         tenant: Option<&str>,
         request: &CheckRequest,
     ) -> Result<Decision, GuardError> {
-        self.check_with_limits(tenant, request, None).await
+        self.decide(request, Admission::tenant(tenant)).await
     }
 
-    /// [`Guard::check_for`] with the policy's `rate_limit` checks answered
-    /// by the caller, which keeps their counters elsewhere (shared by
-    /// several processes): pairs of check index and whether the limit is
-    /// over, for the checks [`Engine::rate_limit_keys`] names.
-    pub async fn check_with_limits(
-        &self,
-        tenant: Option<&str>,
-        request: &CheckRequest,
-        over: Option<&[(usize, bool)]>,
-    ) -> Result<Decision, GuardError> {
-        let mut decision = self.decide_unrecorded(request, over).await?;
-        self.record(tenant, request, &mut decision).await?;
-        Ok(decision)
-    }
-
-    /// [`Guard::check_with_limits`] without the audit record: for a caller
-    /// that adds to the decision what it alone knows (the warnings of
-    /// shared state it read and wrote) and then records the decision it
-    /// answers, whole, with [`Guard::audit`]. A decision from here must not
-    /// be answered without that record.
-    pub async fn decide_unrecorded(
+    /// Decides an admitted request — the one door every decision goes
+    /// through: the request validated; its flow session read from the
+    /// shared state (when there is one); the deterministic checks; the
+    /// async checks unless those already block; the decision; the session
+    /// written back; every warning attached (admission's, then the shared
+    /// state's); and last, once, the audit record of the decision being
+    /// returned. An `Err` is never answered as a decision.
+    pub async fn decide(
         &self,
         request: &CheckRequest,
-        over: Option<&[(usize, bool)]>,
+        admission: Admission<'_>,
     ) -> Result<Decision, GuardError> {
         self.refuse_unknown(request)?;
+        let Admission {
+            tenant,
+            over,
+            mut warnings,
+        } = admission;
+        let shared = self.shared.as_ref().zip(self.engine.session_of(request));
+        let _one_at_a_time = match shared {
+            Some((s, id)) => Some(s.stripe(tenant.unwrap_or(""), id).lock().await),
+            None => None,
+        };
+        let mut read = None;
+        if let Some((s, id)) = shared {
+            match self.session_read(s, tenant.unwrap_or(""), id).await {
+                Ok(version) => read = Some(version),
+                Err(e) if s.on_error == OnStateError::Allow => warnings.push(state_warning(
+                    &e,
+                    "the session's steps seen by other replicas were not read; its flow checks judged by this replica's (state.redis.on_error: allow)",
+                )),
+                Err(e) => {
+                    let message = format!(
+                        "{e}: the session's earlier steps cannot be read, so its flow checks cannot judge the request; it is refused (state.redis.on_error: block)"
+                    );
+                    return self
+                        .refuse(tenant, request, "state.unavailable", message)
+                        .await;
+                }
+            }
+        }
         let evaluation = match over {
             Some(over) => self.engine.begin_with_limits(request, over)?,
             None => self.engine.begin(request)?,
@@ -214,18 +357,112 @@ impl Guard {
         } else {
             self.run_async(request, evaluation.stage(), &pending).await
         };
-        Ok(self.engine.finish(request, evaluation, &outcomes))
+        let mut decision = self.engine.finish(request, evaluation, &outcomes);
+        if let (Some((s, id)), Some(version)) = (shared, read)
+            && let Err(e) = self
+                .session_write(s, tenant.unwrap_or(""), id, version, &decision.request_id)
+                .await
+        {
+            warnings.push(state_warning(
+                &e,
+                &format!(
+                    "this request's step of session `{id}` is kept by this replica only; other replicas' flow checks will not see it"
+                ),
+            ));
+        }
+        decision.warnings.extend(warnings);
+        // Recorded last, once, as answered: every warning above is in the
+        // record (what was not applied is what an incident review needs).
+        self.record(tenant, request, &mut decision).await?;
+        Ok(decision)
     }
 
-    /// Gives a decision made outside the guard (a circuit breaker's block)
-    /// a receipt id and writes its audit record, as every decision gets.
-    pub async fn audit(
+    /// A refusal made before the policy is evaluated (`reason` its
+    /// reasonCode: `guardrail.circuit_open`, `state.unavailable`), built as
+    /// the engine builds decisions and audited like any.
+    pub async fn refuse(
         &self,
         tenant: Option<&str>,
         request: &CheckRequest,
-        decision: &mut Decision,
-    ) -> Result<(), AuditError> {
-        self.record(tenant, request, decision).await
+        reason: &str,
+        message: String,
+    ) -> Result<Decision, GuardError> {
+        let mut refused = self.engine.refuse(request, reason, message)?;
+        self.record(tenant, request, &mut refused).await?;
+        Ok(refused)
+    }
+
+    /// Reads a session from the shared state into the engine's sessions:
+    /// the version read.
+    async fn session_read(
+        &self,
+        shared: &SharedSessions,
+        tenant: &str,
+        id: &str,
+    ) -> Result<u64, StateError> {
+        let (version, state) = shared
+            .state
+            .session_get(tenant, id)
+            .await
+            .inspect_err(|e| {
+                tracing::warn!("shared state: {e}");
+            })?;
+        // Not held: a new session, or one the store lost (restarted
+        // without its data); this process's copy, if any, is kept.
+        if let Some(state) = state {
+            self.engine
+                .sessions()
+                .import(id, Some(&state), self.engine.now_millis())
+                .map_err(|e| StateError(format!("flow session `{id}`: {e}")))?;
+        }
+        Ok(version)
+    }
+
+    /// Writes the session, with the step this request added, back to the
+    /// shared state. When another process wrote it since it was read, its
+    /// state is read again and this step added to it, up to
+    /// [`WRITE_ATTEMPTS`] times.
+    async fn session_write(
+        &self,
+        shared: &SharedSessions,
+        tenant: &str,
+        id: &str,
+        mut version: u64,
+        request_id: &str,
+    ) -> Result<(), StateError> {
+        let sessions = self.engine.sessions();
+        let ttl_ms = sessions.limits().ttl_secs.saturating_mul(1000);
+        let mine = sessions.step(id, request_id, self.engine.now_millis());
+        for attempt in 0..WRITE_ATTEMPTS {
+            if attempt > 0 {
+                // Writers of one session that met here part a little.
+                let jitter = u64::from(uuid::Uuid::now_v7().as_bytes()[15]) * 8;
+                tokio::time::sleep(Duration::from_micros(jitter)).await;
+            }
+            let Some(state) = sessions.export(id, self.engine.now_millis()) else {
+                return Ok(());
+            };
+            if shared
+                .state
+                .session_put(tenant, id, version, &state, ttl_ms)
+                .await?
+                .is_some()
+            {
+                return Ok(());
+            }
+            let (now_at, remote) = shared.state.session_get(tenant, id).await?;
+            let now = self.engine.now_millis();
+            sessions
+                .import(id, remote.as_deref(), now)
+                .map_err(|e| StateError(format!("flow session `{id}`: {e}")))?;
+            if let Some(step) = &mine {
+                sessions.add(id, step.clone(), now);
+            }
+            version = now_at;
+        }
+        Err(StateError(format!(
+            "other replicas wrote the session {WRITE_ATTEMPTS} times while this one tried"
+        )))
     }
 
     /// Gives the decision a receipt id and writes its audit record.

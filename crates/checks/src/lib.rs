@@ -40,6 +40,7 @@ mod guard;
 pub mod llm;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod shared;
 
 pub use config::{ConfigError, ConfigErrors, GuardConfig};
 
@@ -48,7 +49,7 @@ pub use config::{ConfigError, ConfigErrors, GuardConfig};
 /// exports traces takes this target; one that only logs leaves it out, and
 /// with no subscriber interested the spans cost nothing.
 pub const TRACE_TARGET: &str = "palisade::otel";
-pub use guard::{Guard, GuardError, GuardStream};
+pub use guard::{Admission, Guard, GuardError, GuardStream, state_warning};
 pub use llm::SetupError;
 
 #[cfg(any(feature = "llm", feature = "mcp"))]

@@ -9,3 +9,5 @@ mod audit;
 mod fixtures;
 #[path = "checks/guard.rs"]
 mod guard;
+#[path = "checks/shared_state.rs"]
+mod shared_state;

@@ -186,6 +186,16 @@ pub enum StateOnError {
     Block,
 }
 
+impl StateOnError {
+    /// What a guard does with a flow session the shared state cannot read.
+    pub(crate) fn for_sessions(self) -> palisade_checks::shared::OnStateError {
+        match self {
+            StateOnError::Allow => palisade_checks::shared::OnStateError::Allow,
+            StateOnError::Block => palisade_checks::shared::OnStateError::Block,
+        }
+    }
+}
+
 /// One tenant.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]

@@ -346,7 +346,7 @@ async fn check(
     Body(raw): Body,
 ) -> Result<axum::Json<HostedCheckResponse>, ApiError> {
     let hosted = parse(&raw)?;
-    let policy = caller.guard.engine().policy();
+    let policy = caller.guard.policy();
     unknown_rules(&hosted.rules, |id| {
         policy.checks().iter().any(|c| c.id == id)
     })?;

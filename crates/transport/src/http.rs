@@ -81,7 +81,6 @@ async fn check(
 async fn policy(Authorized(caller, ..): Authorized) -> axum::Json<PolicyView> {
     let checks = caller
         .guard
-        .engine()
         .policy()
         .checks()
         .iter()

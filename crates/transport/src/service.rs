@@ -184,10 +184,6 @@ pub struct Service {
     shared: Option<(Arc<crate::state::Shared>, crate::config::StateOnError)>,
     shared_breakers: Arc<std::sync::Mutex<BTreeMap<String, BreakerState>>>,
     metrics: Arc<crate::metrics::Metrics>,
-    /// With shared state, a flow session's requests on this replica are
-    /// decided one at a time: locks by (tenant, session) stripe.
-    session_stripes: Vec<tokio::sync::Mutex<()>>,
-    stripe_hasher: std::collections::hash_map::RandomState,
     /// The ends of streamed answers checked a piece at a time by hooks.
     #[cfg(all(feature = "hooks", feature = "http"))]
     streams: crate::hooks::StreamTails,
@@ -246,6 +242,14 @@ impl Service {
             Some(a) => Some(Arc::new(JsonlAudit::open(&a.path, a.durability).await?)),
             None => None,
         };
+        let shared = match &config.state {
+            Some(state) => Some((
+                Arc::new(crate::state::Shared::new(&state.redis)?),
+                state.redis.on_error,
+            )),
+            None => None,
+        };
+        let metrics = Arc::new(crate::metrics::Metrics::new(shared.is_some()));
         let mut tenants = BTreeMap::new();
         let default_policy = policy.or_else(|| config.policy.clone());
         let mut wanted: Vec<(String, Option<PathBuf>)> =
@@ -266,6 +270,10 @@ impl Service {
             let mut guard = Guard::new(engine, &config.guard)?;
             if let Some(sink) = &audit {
                 guard = guard.with_audit(sink.clone());
+            }
+            if let Some((shared, on_error)) = &shared {
+                let sessions = crate::state::Sessions::new(shared.clone(), metrics.clone());
+                guard = guard.with_shared_state(Arc::new(sessions), on_error.for_sessions());
             }
             tenants.insert(
                 name,
@@ -317,14 +325,6 @@ impl Service {
             .rate_limits
             .as_ref()
             .map(|r| crate::limit::Limiter::new(r.per_agent.requests, r.per_agent.per_secs));
-        let shared = match &config.state {
-            Some(state) => Some((
-                Arc::new(crate::state::Shared::new(&state.redis)?),
-                state.redis.on_error,
-            )),
-            None => None,
-        };
-        let metrics = Arc::new(crate::metrics::Metrics::new(shared.is_some()));
         let shared_breakers = Arc::new(std::sync::Mutex::new(BTreeMap::new()));
         if let (Some((shared, _)), Some(breaker)) = (&shared, &config.circuit_breaker) {
             spawn_flusher(
@@ -342,8 +342,6 @@ impl Service {
             shared,
             shared_breakers,
             metrics,
-            session_stripes: (0..256).map(|_| tokio::sync::Mutex::new(())).collect(),
-            stripe_hasher: std::collections::hash_map::RandomState::new(),
             #[cfg(all(feature = "hooks", feature = "http"))]
             streams: crate::hooks::StreamTails::default(),
         })
@@ -516,47 +514,14 @@ impl Service {
         if let Some(refused) = admitted.refused {
             return Ok(refused);
         }
-        let mut warnings: Vec<palisade_protocol::Finding> = admitted.warning.into_iter().collect();
-        // A flow session kept in Redis: read before the decision, written
-        // after it (before it is answered); one request of a session at a
-        // time on this replica, other replicas' writes met by the write.
-        let _one_at_a_time = match (&self.shared, caller.guard.engine().session_of(request)) {
-            (Some(_), Some(id)) => Some(self.session_stripe(&caller.tenant, id).lock().await),
-            _ => None,
-        };
-        let session = match self.session_read(caller, request).await {
-            SessionRead::Local => None,
-            SessionRead::Read { id, version } => Some((id, version)),
-            SessionRead::FailedOpen(warning) => {
-                warnings.push(*warning);
-                None
-            }
-            SessionRead::Refuse(message) => {
-                return self
-                    .refuse(caller, request, "state.unavailable", message, started)
-                    .await;
-            }
-        };
-        let mut decision = caller
+        let admission = palisade_checks::Admission::tenant(Some(&caller.tenant))
+            .with_over(admitted.over.as_deref())
+            .with_warnings(admitted.warning);
+        let decision = caller
             .guard
-            .decide_unrecorded(request, admitted.over.as_deref())
+            .decide(request, admission)
             .await
             .map_err(DecideError::from_guard)?;
-        if let Some((id, version)) = session
-            && let Some(warning) = self
-                .session_write(caller, id, version, &decision.request_id)
-                .await
-        {
-            warnings.push(warning);
-        }
-        decision.warnings.extend(warnings);
-        // Recorded last, once, as answered: every warning above is in the
-        // record (what was not applied is what an incident review needs).
-        caller
-            .guard
-            .audit(Some(&caller.tenant), request, &mut decision)
-            .await
-            .map_err(DecideError::Audit)?;
         self.count_decision(
             &caller.tenant,
             request.effective_stage(),
@@ -565,137 +530,6 @@ impl Service {
         )
         .await;
         Ok(decision)
-    }
-
-    /// The lock of the stripe a shared flow session belongs to.
-    #[expect(
-        clippy::indexing_slicing,
-        reason = "the index is taken modulo the number of stripes"
-    )]
-    fn session_stripe(&self, tenant: &str, id: &str) -> &tokio::sync::Mutex<()> {
-        use std::hash::BuildHasher as _;
-        let at = self.stripe_hasher.hash_one((tenant, id)) as usize % self.session_stripes.len();
-        &self.session_stripes[at]
-    }
-
-    /// Reads the request's flow session from Redis into the tenant's
-    /// engine, when the shared state is configured and the request adds to
-    /// a session.
-    async fn session_read<'r>(
-        &self,
-        caller: &Caller,
-        request: &'r CheckRequest,
-    ) -> SessionRead<'r> {
-        let Some((shared, on_error)) = &self.shared else {
-            return SessionRead::Local;
-        };
-        let engine = caller.guard.engine();
-        let Some(id) = engine.session_of(request) else {
-            return SessionRead::Local;
-        };
-        let read = match shared.session_get(&caller.tenant, id).await {
-            // Not in Redis: a new session, or one Redis lost (restarted
-            // without its data); this replica's copy, if any, is kept.
-            Ok((version, None)) => {
-                self.metrics.state_result(true);
-                Ok(version)
-            }
-            Ok((version, Some(state))) => {
-                self.metrics.state_result(true);
-                engine
-                    .sessions()
-                    .import(id, Some(&state), engine.now_millis())
-                    .map(|()| version)
-                    .map_err(|e| crate::state::StateError(format!("flow session `{id}`: {e}")))
-            }
-            Err(e) => {
-                self.metrics.state_result(false);
-                Err(e)
-            }
-        };
-        match read {
-            Ok(version) => SessionRead::Read { id, version },
-            Err(e) => {
-                tracing::warn!("shared state: {e}");
-                match on_error {
-                    crate::config::StateOnError::Allow => {
-                        let mut f = state_warning(&e);
-                        f.message = Some(format!(
-                            "{e}: the session's steps seen by other replicas were not read; its flow checks judged by this replica's (state.redis.on_error: allow)"
-                        ));
-                        SessionRead::FailedOpen(Box::new(f))
-                    }
-                    _ => SessionRead::Refuse(format!(
-                        "{e}: the session's earlier steps cannot be read, so its flow checks cannot judge the request; it is refused (state.redis.on_error: block)"
-                    )),
-                }
-            }
-        }
-    }
-
-    /// Writes the flow session, with the step this request added, back to
-    /// Redis. When another replica wrote it since it was read, its state is
-    /// read again and this step added to it, up to [`WRITE_ATTEMPTS`]
-    /// times. A failure is
-    /// a warning on the decision (already made and audited): this step is
-    /// then kept by this replica only.
-    async fn session_write(
-        &self,
-        caller: &Caller,
-        id: &str,
-        mut version: u64,
-        request_id: &str,
-    ) -> Option<palisade_protocol::Finding> {
-        let (shared, _) = self.shared.as_ref()?;
-        let engine = caller.guard.engine();
-        let sessions = engine.sessions();
-        let ttl_ms = sessions.limits().ttl_secs.saturating_mul(1000);
-        let mine = sessions.step(id, request_id, engine.now_millis());
-        let failed = |e: crate::state::StateError| {
-            self.metrics.state_result(false);
-            tracing::warn!("shared state: {e}");
-            let mut f = state_warning(&e);
-            f.message = Some(format!(
-                "{e}: this request's step of session `{id}` is kept by this replica only; other replicas' flow checks will not see it"
-            ));
-            Some(f)
-        };
-        for attempt in 0..WRITE_ATTEMPTS {
-            if attempt > 0 {
-                // Writers of one session that met here part a little.
-                let jitter = u64::from(uuid::Uuid::now_v7().as_bytes()[15]) * 8;
-                tokio::time::sleep(std::time::Duration::from_micros(jitter)).await;
-            }
-            let state = sessions.export(id, engine.now_millis())?;
-            match shared
-                .session_put(&caller.tenant, id, version, &state, ttl_ms)
-                .await
-            {
-                Ok(Some(_)) => {
-                    self.metrics.state_result(true);
-                    return None;
-                }
-                Ok(None) => match shared.session_get(&caller.tenant, id).await {
-                    Ok((now_at, remote)) => {
-                        let now = engine.now_millis();
-                        if let Err(e) = sessions.import(id, remote.as_deref(), now) {
-                            return failed(crate::state::StateError(format!(
-                                "flow session `{id}`: {e}"
-                            )));
-                        }
-                        if let Some(step) = &mine {
-                            sessions.add(id, step.clone(), now);
-                        }
-                        version = now_at;
-                    }
-                    Err(e) => return failed(e),
-                },
-                Err(e) => return failed(e),
-            }
-        }
-        failed(crate::state::StateError(format!(
-            "other replicas wrote the session {WRITE_ATTEMPTS} times while this one tried"
-        )))
     }
 
     /// The admission sequence every decision goes through, streamed ones
@@ -730,7 +564,10 @@ impl Service {
             }
             Some((shared, on_error)) => {
                 let windows = if windows {
-                    caller.guard.engine().rate_limit_keys(request)?
+                    caller
+                        .guard
+                        .rate_limit_keys(request)
+                        .map_err(DecideError::from_guard)?
                 } else {
                     Vec::new()
                 };
@@ -795,12 +632,11 @@ impl Service {
         message: String,
         started: std::time::Instant,
     ) -> Result<Decision, DecideError> {
-        let mut refused = caller.guard.engine().refuse(request, reason, message)?;
-        caller
+        let refused = caller
             .guard
-            .audit(Some(&caller.tenant), request, &mut refused)
+            .refuse(Some(&caller.tenant), request, reason, message)
             .await
-            .map_err(DecideError::Audit)?;
+            .map_err(DecideError::from_guard)?;
         self.metrics.decision(
             &caller.tenant,
             request.effective_stage(),
@@ -999,8 +835,7 @@ impl Service {
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
                 // Sessions outlive a reload: the new policy judges by what
                 // the sessions of the tenant have seen so far.
-                let engine = engine.with_sessions(slot.guard.engine().sessions().clone());
-                let next = slot.guard.with_engine(Arc::new(engine));
+                let next = slot.guard.reloaded(engine);
                 *slot = Current {
                     guard: Arc::new(next),
                     source: Arc::new(source),
@@ -1091,22 +926,6 @@ async fn flush_breakers(
     }
 }
 
-/// How many times a flow session's write is tried against other
-/// replicas' writes of the same session.
-const WRITE_ATTEMPTS: u32 = 32;
-
-/// How a request's flow session was read from the shared state.
-enum SessionRead<'r> {
-    /// No shared session: none configured, or the request adds to none.
-    Local,
-    /// Read (at `version`) into the engine's sessions.
-    Read { id: &'r str, version: u64 },
-    /// Not read; decided on this replica's copy, with this warning.
-    FailedOpen(Box<palisade_protocol::Finding>),
-    /// Not read; the request is refused, saying why.
-    Refuse(String),
-}
-
 /// What admission lets through: a refusal, or the go-ahead with a warning
 /// to add to the decision.
 #[derive(Debug)]
@@ -1135,18 +954,12 @@ fn open_message(tenant: &str, left: u64) -> String {
     )
 }
 
-/// The warning a decision carries when the shared state failed open.
+/// The warning of a shared state that failed open at admission.
 fn state_warning(e: &crate::state::StateError) -> palisade_protocol::Finding {
-    let mut f = palisade_protocol::Finding::new(
-        "state",
-        "state",
-        palisade_protocol::FindingAction::Warn,
+    palisade_checks::state_warning(
+        &palisade_checks::shared::StateError(e.0.clone()),
+        "the rate limit and circuit breaker were not applied (state.redis.on_error: allow)",
     )
-    .with_message(format!(
-        "{e}: the rate limit and circuit breaker were not applied (state.redis.on_error: allow)"
-    ));
-    f.reason_code = "state.unavailable".to_owned();
-    f
 }
 
 /// SHA-256 of a key.

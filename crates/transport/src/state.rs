@@ -523,3 +523,54 @@ mod tests {
         assert!(!only_later.first_blocked);
     }
 }
+
+/// The flow sessions a tenant's guard shares with the other replicas, in
+/// Redis; every call counted in the state metrics.
+#[derive(Debug)]
+pub(crate) struct Sessions {
+    shared: std::sync::Arc<Shared>,
+    metrics: std::sync::Arc<crate::metrics::Metrics>,
+}
+
+impl Sessions {
+    pub(crate) fn new(
+        shared: std::sync::Arc<Shared>,
+        metrics: std::sync::Arc<crate::metrics::Metrics>,
+    ) -> Self {
+        Sessions { shared, metrics }
+    }
+
+    fn counted<T>(
+        &self,
+        result: Result<T, StateError>,
+    ) -> Result<T, palisade_checks::shared::StateError> {
+        self.metrics.state_result(result.is_ok());
+        result.map_err(|e| palisade_checks::shared::StateError(e.0))
+    }
+}
+
+#[async_trait::async_trait]
+impl palisade_checks::shared::SharedState for Sessions {
+    async fn session_get(
+        &self,
+        tenant: &str,
+        id: &str,
+    ) -> Result<(u64, Option<String>), palisade_checks::shared::StateError> {
+        self.counted(self.shared.session_get(tenant, id).await)
+    }
+
+    async fn session_put(
+        &self,
+        tenant: &str,
+        id: &str,
+        version: u64,
+        state: &str,
+        ttl_ms: u64,
+    ) -> Result<Option<u64>, palisade_checks::shared::StateError> {
+        self.counted(
+            self.shared
+                .session_put(tenant, id, version, state, ttl_ms)
+                .await,
+        )
+    }
+}
