@@ -174,7 +174,7 @@ pub fn default_ask_replacement(stage: Stage) -> &'static str {
 }
 
 fn default_message(check: &Check) -> &'static str {
-    crate::policy::kinds::default_message(check.kind.check_type())
+    check.kind.check_type().default_message()
 }
 
 /// The reason code of a decision blocked because an async check failed closed.

@@ -240,45 +240,15 @@ pub enum CheckType {
     Flow,
 }
 
+/// Every answer here comes from the type's declaration in its module
+/// (`policy/kinds/`): one table, `kinds::check_types!`, lists them.
 impl CheckType {
     /// Every type, in the order the policy reference lists them.
-    pub const ALL: &'static [CheckType] = &[
-        CheckType::Regex,
-        CheckType::Blocklist,
-        CheckType::ToolPattern,
-        CheckType::Condition,
-        CheckType::RateLimit,
-        CheckType::Schema,
-        CheckType::Path,
-        CheckType::Workspace,
-        CheckType::Secrets,
-        CheckType::Pii,
-        CheckType::Command,
-        CheckType::LlmJudge,
-        CheckType::Mcp,
-        CheckType::Moderation,
-        CheckType::Flow,
-    ];
+    pub const ALL: &'static [CheckType] = kinds::ALL;
 
     /// The type's name in a policy, such as `regex`.
     pub const fn name(self) -> &'static str {
-        match self {
-            CheckType::Regex => "regex",
-            CheckType::Blocklist => "blocklist",
-            CheckType::ToolPattern => "tool_pattern",
-            CheckType::Condition => "condition",
-            CheckType::RateLimit => "rate_limit",
-            CheckType::Schema => "schema",
-            CheckType::Path => "path",
-            CheckType::Workspace => "workspace",
-            CheckType::Secrets => "secrets",
-            CheckType::Pii => "pii",
-            CheckType::Command => "command",
-            CheckType::LlmJudge => "llm_judge",
-            CheckType::Mcp => "mcp",
-            CheckType::Moderation => "moderation",
-            CheckType::Flow => "flow",
-        }
+        kinds::spec(self).name
     }
 
     /// The type a policy names; `None` for a name no type has.
@@ -287,65 +257,20 @@ impl CheckType {
     }
 
     /// The fields of this type, besides those every check has.
-    pub const fn fields(self) -> &'static [&'static str] {
-        match self {
-            CheckType::Regex => &["patterns"],
-            CheckType::Blocklist => &["words", "case_sensitive", "whole_words"],
-            CheckType::ToolPattern => &["tools"],
-            CheckType::Condition => &["expr"],
-            CheckType::RateLimit => &["max", "window_secs", "per"],
-            CheckType::Schema => &["tools", "schema"],
-            CheckType::Path => &["paths", "except", "operations", "tools", "arguments"],
-            CheckType::Workspace => &["operations", "tools", "arguments"],
-            CheckType::Secrets => &["detectors"],
-            CheckType::Command => &["commands", "tools"],
-            CheckType::Pii => &["entities"],
-            CheckType::LlmJudge => &["prompt"],
-            CheckType::Mcp => &["server", "tool"],
-            CheckType::Moderation => &["categories", "threshold"],
-            CheckType::Flow => &[
-                "rule",
-                "tools",
-                "commands",
-                "actions",
-                "arguments",
-                "trusted_tools",
-                "from",
-                "min_length",
-                "sensitive",
-                "carry",
-                "documents",
-            ],
-        }
+    pub fn fields(self) -> impl Iterator<Item = &'static str> {
+        kinds::spec(self).fields.iter().map(|f| f.name)
     }
 
     /// The stages the type runs at.
     pub const fn stages(self) -> &'static [Stage] {
-        match self {
-            CheckType::ToolPattern | CheckType::Schema => &[Stage::ToolUse],
-            CheckType::Path | CheckType::Workspace | CheckType::Command => {
-                &[Stage::Action, Stage::ToolUse]
-            }
-            CheckType::LlmJudge | CheckType::Mcp => &[
-                Stage::Input,
-                Stage::ToolUse,
-                Stage::ToolOutput,
-                Stage::Action,
-            ],
-            CheckType::Moderation => &[Stage::Input, Stage::Output],
-            CheckType::Flow => &[Stage::Action, Stage::ToolUse],
-            _ => Stage::ALL,
-        }
+        kinds::spec(self).stages
     }
 
     /// Whether the check calls a service and so runs in a `Guard`, after
     /// the deterministic checks (`llm_judge`, `mcp`, `moderation`); only
     /// these take `on_error`.
-    pub const fn is_async(self) -> bool {
-        matches!(
-            self,
-            CheckType::LlmJudge | CheckType::Mcp | CheckType::Moderation
-        )
+    pub fn is_async(self) -> bool {
+        kinds::spec(self).runs == kinds::Runs::Async
     }
 
     /// The list field of a check of this type whose entries each match on
@@ -359,17 +284,7 @@ impl CheckType {
     /// assert_eq!(CheckType::Condition.entry_field(), None);
     /// ```
     pub const fn entry_field(self) -> Option<&'static str> {
-        match self {
-            CheckType::Regex => Some("patterns"),
-            CheckType::Blocklist => Some("words"),
-            CheckType::ToolPattern => Some("tools"),
-            CheckType::Path => Some("paths"),
-            CheckType::Command => Some("commands"),
-            CheckType::Secrets => Some("detectors"),
-            CheckType::Pii => Some("entities"),
-            CheckType::Moderation => Some("categories"),
-            _ => None,
-        }
+        kinds::spec(self).entry_field
     }
 
     /// The entries a check of this type has when its [`entry_field`](Self::entry_field)
@@ -384,43 +299,24 @@ impl CheckType {
     /// assert!(CheckType::Secrets.default_entries().contains(&"aws_access_key_id".to_owned()));
     /// ```
     pub fn default_entries(self) -> Vec<String> {
-        match self {
-            CheckType::Secrets => kinds::secrets::ids()
-                .into_iter()
-                .map(str::to_owned)
-                .collect(),
-            CheckType::Pii => kinds::pii::entities()
-                .into_iter()
-                .map(str::to_owned)
-                .collect(),
-            CheckType::Command => crate::shell::builtin::DANGEROUS
-                .iter()
-                .map(|b| format!("@{}", b.id))
-                .collect(),
-            CheckType::Moderation => MODERATION_CATEGORIES
-                .iter()
-                .map(|c| (*c).to_owned())
-                .collect(),
-            _ => Vec::new(),
-        }
+        (kinds::spec(self).default_entries)()
     }
 
     /// Whether a hit has a span of text to replace (`on_fail: redact`).
     pub const fn can_redact(self) -> bool {
-        matches!(
-            self,
-            CheckType::Regex | CheckType::Blocklist | CheckType::Secrets | CheckType::Pii
-        )
+        kinds::spec(self).can_redact
     }
 
     /// What a hit does when the check gives no `on_fail`: `ask` for a
     /// `flow` rule (a human can tell whether the user meant the value; an
     /// `ask` is a `block` where nobody can be asked), `block` otherwise.
     pub const fn default_on_fail(self) -> OnFail {
-        match self {
-            CheckType::Flow => OnFail::Ask,
-            _ => OnFail::Block,
-        }
+        kinds::spec(self).default_on_fail
+    }
+
+    /// A finding's message when a check of this type gives none.
+    pub(crate) const fn default_message(self) -> &'static str {
+        kinds::spec(self).message
     }
 }
 
@@ -433,23 +329,7 @@ impl std::fmt::Display for CheckType {
 impl CheckKind {
     /// The check's type.
     pub fn check_type(&self) -> CheckType {
-        match self {
-            CheckKind::Regex { .. } => CheckType::Regex,
-            CheckKind::Blocklist { .. } => CheckType::Blocklist,
-            CheckKind::ToolPattern { .. } => CheckType::ToolPattern,
-            CheckKind::Condition { .. } => CheckType::Condition,
-            CheckKind::RateLimit { .. } => CheckType::RateLimit,
-            CheckKind::Schema { .. } => CheckType::Schema,
-            CheckKind::Path { .. } => CheckType::Path,
-            CheckKind::Secrets { .. } => CheckType::Secrets,
-            CheckKind::Command { .. } => CheckType::Command,
-            CheckKind::Pii { .. } => CheckType::Pii,
-            CheckKind::Workspace { .. } => CheckType::Workspace,
-            CheckKind::LlmJudge { .. } => CheckType::LlmJudge,
-            CheckKind::Mcp { .. } => CheckType::Mcp,
-            CheckKind::Moderation { .. } => CheckType::Moderation,
-            CheckKind::Flow { .. } => CheckType::Flow,
-        }
+        kinds::type_of(self)
     }
 
     /// The type's name in a policy, such as `regex`.

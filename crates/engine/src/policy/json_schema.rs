@@ -8,7 +8,7 @@
 use palisade_protocol::Severity;
 use serde_json::{Map, Value, json};
 
-use super::kinds::{entries, field_schema};
+use super::kinds::{entries, spec};
 use super::load::COMMON_FIELDS;
 use super::{CheckType, OnFail};
 use crate::limits::{MAX_CHECKS, MAX_ID_BYTES};
@@ -144,12 +144,11 @@ fn check_type(ty: CheckType) -> Value {
         properties.insert(field.into(), schema);
     }
     let mut required = vec!["type", "stage"];
-    for &field in ty.fields() {
-        let (schema, needed) = field_schema(ty, field);
-        if needed {
-            required.push(field);
+    for field in spec(ty).fields {
+        if field.required {
+            required.push(field.name);
         }
-        properties.insert(field.into(), schema);
+        properties.insert(field.name.into(), (field.schema)());
     }
     json!({
         "type": "object",
@@ -173,8 +172,8 @@ mod tests {
             let def = &schema["$defs"][format!("{t}_check")];
             let props = def["properties"].as_object().unwrap();
             for f in ty.fields() {
-                assert!(props[*f].is_object(), "{t}.{f}");
-                assert!(props[*f] != json!({}), "{t}.{f} has a schema");
+                assert!(props[f].is_object(), "{t}.{f}");
+                assert!(props[f] != json!({}), "{t}.{f} has a schema");
             }
             for f in COMMON_FIELDS {
                 let expected = *f != "on_error" || ty.is_async();

@@ -34,7 +34,7 @@ use palisade_protocol::{CheckRequest, Stage};
 use serde_json::{Map, Value, json};
 
 use super::read::Reader;
-use super::{CheckKind, CheckType};
+use super::{CheckKind, CheckType, OnFail};
 use crate::condition::{Bindings, Condition};
 use crate::limits::MAX_ENTRIES_PER_CHECK;
 use crate::scan::{Detectors, Text};
@@ -168,73 +168,97 @@ impl Found {
     }
 }
 
-/// Reads and compiles a check's own fields (the common ones are read by the
-/// loader). `None` when a problem was reported.
-pub(crate) fn read(
-    ty: CheckType,
-    r: &mut Reader,
-    obj: &Map<String, Value>,
-    ptr: &str,
-) -> Option<(CheckKind, Form)> {
-    match ty {
-        CheckType::Regex => regex::read(r, obj, ptr),
-        CheckType::Blocklist => blocklist::read(r, obj, ptr),
-        CheckType::ToolPattern => tool_pattern::read(r, obj, ptr),
-        CheckType::Condition => condition::read(r, obj, ptr),
-        CheckType::RateLimit => rate_limit::read(r, obj, ptr),
-        CheckType::Schema => schema::read(r, obj, ptr),
-        CheckType::Path => path::read(r, obj, ptr),
-        CheckType::Workspace => workspace::read(r, obj, ptr),
-        CheckType::Secrets => secrets::read(r, obj, ptr),
-        CheckType::Pii => pii::read(r, obj, ptr),
-        CheckType::Command => command::read(r, obj, ptr),
-        CheckType::LlmJudge => llm_judge::read(r, obj, ptr),
-        CheckType::Mcp => mcp::read(r, obj, ptr),
-        CheckType::Moderation => moderation::read(r, obj, ptr),
-        CheckType::Flow => flow::read(r, obj, ptr),
-    }
+/// A check type, declared once in its module: everything the loader, the
+/// policy schema, the evaluator and a runtime know of it.
+#[derive(Clone, Copy)]
+pub(crate) struct Spec {
+    /// The type's name in a policy, such as `regex`.
+    pub(crate) name: &'static str,
+    /// Its own fields (the loader reads the common ones).
+    pub(crate) fields: &'static [Field],
+    /// The stages it runs at.
+    pub(crate) stages: &'static [Stage],
+    /// Where it runs.
+    pub(crate) runs: Runs,
+    /// Its list field whose entries each match on their own, if any.
+    pub(crate) entry_field: Option<&'static str>,
+    /// Whether a hit has a span of text to replace (`on_fail: redact`).
+    pub(crate) can_redact: bool,
+    /// What a hit does when the check gives no `on_fail`.
+    pub(crate) default_on_fail: OnFail,
+    /// A finding's message when the check gives none.
+    pub(crate) message: &'static str,
+    /// Reads and compiles the type's own fields; `None` when a problem was
+    /// reported.
+    pub(crate) read: ReadFn,
+    /// The entries of [`Spec::entry_field`] when it is left out.
+    pub(crate) default_entries: fn() -> Vec<String>,
 }
 
-/// The schema of one of a type's own fields, and whether it is required.
-pub(crate) fn field_schema(ty: CheckType, field: &str) -> (Value, bool) {
-    match ty {
-        CheckType::Regex => regex::field(field),
-        CheckType::Blocklist => blocklist::field(field),
-        CheckType::ToolPattern => tool_pattern::field(field),
-        CheckType::Condition => condition::field(field),
-        CheckType::RateLimit => rate_limit::field(field),
-        CheckType::Schema => schema::field(field),
-        CheckType::Path => path::field(field),
-        CheckType::Workspace => workspace::field(field),
-        CheckType::Secrets => secrets::field(field),
-        CheckType::Pii => pii::field(field),
-        CheckType::Command => command::field(field),
-        CheckType::LlmJudge => llm_judge::field(field),
-        CheckType::Mcp => mcp::field(field),
-        CheckType::Moderation => moderation::field(field),
-        CheckType::Flow => flow::field(field),
-    }
+/// How a type reads and compiles its own fields from a check's object at
+/// a pointer.
+pub(crate) type ReadFn = fn(&mut Reader, &Map<String, Value>, &str) -> Option<(CheckKind, Form)>;
+
+/// Where a check type runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Runs {
+    /// In the engine, deterministically.
+    Engine,
+    /// In a `Guard`, which calls a service, after the deterministic checks.
+    Async,
 }
 
-/// A finding's message when the check gives none.
-pub(crate) fn default_message(ty: CheckType) -> &'static str {
-    match ty {
-        CheckType::Regex => regex::MESSAGE,
-        CheckType::Blocklist => blocklist::MESSAGE,
-        CheckType::ToolPattern => tool_pattern::MESSAGE,
-        CheckType::Condition => condition::MESSAGE,
-        CheckType::RateLimit => rate_limit::MESSAGE,
-        CheckType::Schema => schema::MESSAGE,
-        CheckType::Path => path::MESSAGE,
-        CheckType::Workspace => workspace::MESSAGE,
-        CheckType::Secrets => secrets::MESSAGE,
-        CheckType::Pii => pii::MESSAGE,
-        CheckType::Command => command::MESSAGE,
-        CheckType::LlmJudge => llm_judge::MESSAGE,
-        CheckType::Mcp => mcp::MESSAGE,
-        CheckType::Moderation => moderation::MESSAGE,
-        CheckType::Flow => flow::MESSAGE,
-    }
+/// One of a type's own fields.
+#[derive(Clone, Copy)]
+pub(crate) struct Field {
+    /// Its name in a policy.
+    pub(crate) name: &'static str,
+    /// Whether a check of the type must give it.
+    pub(crate) required: bool,
+    /// Its JSON Schema, for `schemas/policy.v1.json`.
+    pub(crate) schema: fn() -> Value,
+}
+
+/// The table of check types: each variant of [`CheckType`] (and of
+/// [`CheckKind`], which has the same names) with the module that declares
+/// it. Adding a type is its module and one line here.
+macro_rules! check_types {
+    ($($variant:ident => $module:ident,)*) => {
+        /// Every type, in the order the policy reference lists them.
+        pub(crate) const ALL: &[CheckType] = &[$(CheckType::$variant,)*];
+
+        /// What a type is.
+        pub(crate) const fn spec(ty: CheckType) -> &'static Spec {
+            match ty {
+                $(CheckType::$variant => &$module::SPEC,)*
+            }
+        }
+
+        /// The type of a check.
+        pub(crate) fn type_of(kind: &CheckKind) -> CheckType {
+            match kind {
+                $(CheckKind::$variant { .. } => CheckType::$variant,)*
+            }
+        }
+    };
+}
+
+check_types! {
+    Regex => regex,
+    Blocklist => blocklist,
+    ToolPattern => tool_pattern,
+    Condition => condition,
+    RateLimit => rate_limit,
+    Schema => schema,
+    Path => path,
+    Workspace => workspace,
+    Secrets => secrets,
+    Pii => pii,
+    Command => command,
+    LlmJudge => llm_judge,
+    Mcp => mcp,
+    Moderation => moderation,
+    Flow => flow,
 }
 
 /// A non-empty list of non-empty strings (the schema of most own fields).
@@ -264,11 +288,6 @@ fn names(names: &[&str], description: &str) -> Value {
         "minItems": 1,
         "items": { "enum": names },
     })
-}
-
-/// A field the type does not have (the schema test catches it).
-fn unknown() -> (Value, bool) {
-    (json!({}), false)
 }
 
 /// The text pieces of the built-in detectors `wanted` names (all of them

@@ -284,7 +284,7 @@ impl Reader {
                 None
             }
         };
-        let type_fields = check_type.map_or(&[][..], CheckType::fields);
+        let type_fields: Vec<&str> = check_type.map_or_else(Vec::new, |t| t.fields().collect());
         for key in obj.keys() {
             let key = key.as_str();
             if COMMON_FIELDS.contains(&key) || type_fields.contains(&key) {
@@ -293,20 +293,20 @@ impl Reader {
             match check_type {
                 Some(t) => self.err(
                     child(ptr, key),
-                    misspelt_field(key, COMMON_FIELDS.iter().chain(type_fields).copied())
+                    misspelt_field(key, COMMON_FIELDS.iter().chain(&type_fields).copied())
                         .unwrap_or_else(|| {
                             format!(
                                 "unknown field `{key}` for type `{t}`; its own fields are {}",
-                                one_of(type_fields)
+                                one_of(&type_fields)
                             )
                         }),
                 ),
                 // Without a type, only a field no type has is surely wrong.
-                None if !CheckType::ALL.iter().any(|t| t.fields().contains(&key)) => {
-                    let all = CheckType::ALL.iter().flat_map(|t| t.fields().iter());
+                None if !CheckType::ALL.iter().any(|t| t.fields().any(|f| f == key)) => {
+                    let all = CheckType::ALL.iter().flat_map(|t| t.fields());
                     self.err(
                         child(ptr, key),
-                        misspelt_field(key, COMMON_FIELDS.iter().chain(all).copied())
+                        misspelt_field(key, COMMON_FIELDS.iter().copied().chain(all))
                             .unwrap_or_else(|| format!("unknown field `{key}`")),
                     );
                 }
@@ -374,7 +374,7 @@ impl Reader {
             .and_then(|v| self.cel(&child(ptr, "when"), "when", v))
             .unzip();
         let stages = self.stages(obj, ptr, check_type);
-        let compiled = check_type.and_then(|t| super::kinds::read(t, self, obj, ptr));
+        let compiled = check_type.and_then(|t| (super::kinds::spec(t).read)(self, obj, ptr));
         if on_fail == OnFail::Redact
             && let Some(t) = check_type
             && !t.can_redact()

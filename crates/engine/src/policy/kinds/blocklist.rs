@@ -1,12 +1,25 @@
 //! `blocklist`: any of the words or phrases occurs in a scanned string.
 
+use palisade_protocol::Stage;
 use serde_json::{Map, Value, json};
 
-use super::{Form, Text, described_entries, unknown};
-use crate::policy::CheckKind;
+use super::{Field, Form, Runs, Spec, Text, described_entries};
 use crate::policy::read::Reader;
+use crate::policy::{CheckKind, OnFail};
 
-pub(super) const MESSAGE: &str = "contains a blocked phrase";
+/// The `blocklist` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "blocklist",
+    fields: FIELDS,
+    stages: Stage::ALL,
+    runs: Runs::Engine,
+    entry_field: Some("words"),
+    can_redact: true,
+    default_on_fail: OnFail::Block,
+    message: "contains a blocked phrase",
+    read,
+    default_entries: Vec::new,
+};
 
 pub(super) fn read(
     r: &mut Reader,
@@ -39,17 +52,21 @@ pub(super) fn read(
     Some((kind, Form::Text(texts.into())))
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "words" => (described_entries("Words and phrases to find."), true),
-        "case_sensitive" => (
-            json!({ "description": "Match the words' case exactly.", "type": "boolean", "default": false }),
-            false,
-        ),
-        "whole_words" => (
-            json!({ "description": "Match only whole words.", "type": "boolean", "default": false }),
-            false,
-        ),
-        _ => unknown(),
-    }
-}
+/// The type's own fields.
+const FIELDS: &[Field] = &[
+    Field {
+        name: "words",
+        required: true,
+        schema: || described_entries("Words and phrases to find."),
+    },
+    Field {
+        name: "case_sensitive",
+        required: false,
+        schema: || json!({ "description": "Match the words' case exactly.", "type": "boolean", "default": false }),
+    },
+    Field {
+        name: "whole_words",
+        required: false,
+        schema: || json!({ "description": "Match only whole words.", "type": "boolean", "default": false }),
+    },
+];

@@ -7,14 +7,31 @@ use globset::Glob;
 use palisade_protocol::{ResourceKind, Stage};
 use serde_json::{Map, Value};
 
-use super::{Context, Form, Found, Whole, described_entries, unknown};
-use crate::policy::CheckKind;
+use super::{Context, Field, Form, Found, Runs, Spec, Whole, described_entries};
 use crate::policy::read::{Reader, child};
+use crate::policy::{CheckKind, OnFail};
 use crate::shell::{CommandPatterns, DANGEROUS, Native, parsed};
 use crate::tools::arguments;
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
-pub(super) const MESSAGE: &str = "runs a dangerous command";
+/// The `command` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "command",
+    fields: FIELDS,
+    stages: &[Stage::Action, Stage::ToolUse],
+    runs: Runs::Engine,
+    entry_field: Some("commands"),
+    can_redact: false,
+    default_on_fail: OnFail::Block,
+    message: "runs a dangerous command",
+    read,
+    default_entries: || {
+        crate::shell::builtin::DANGEROUS
+            .iter()
+            .map(|b| format!("@{}", b.id))
+            .collect()
+    },
+};
 
 /// Tools whose arguments are shell lines, when a check names none.
 const DEFAULT_TOOLS: &[&str] = &[
@@ -162,23 +179,23 @@ pub(super) fn read(
     Some((CheckKind::Command { commands, tools }, form))
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "commands" => (
-            described_entries(
-                "Command patterns (default: the built-in set of dangerous commands).",
-            ),
-            false,
-        ),
-        "tools" => (
-            described_entries(
-                "Tool-name globs the check reads arguments of (default: every tool).",
-            ),
-            false,
-        ),
-        _ => unknown(),
-    }
-}
+/// The type's own fields.
+const FIELDS: &[Field] = &[
+    Field {
+        name: "commands",
+        required: false,
+        schema: || {
+            described_entries("Command patterns (default: the built-in set of dangerous commands).")
+        },
+    },
+    Field {
+        name: "tools",
+        required: false,
+        schema: || {
+            described_entries("Tool-name globs the check reads arguments of (default: every tool).")
+        },
+    },
+];
 
 impl CommandCheck {
     /// The pointer of the first shell line with a matching command, and what

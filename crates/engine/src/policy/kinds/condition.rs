@@ -2,15 +2,28 @@
 
 use std::sync::Arc;
 
+use palisade_protocol::Stage;
 use serde_json::{Map, Value, json};
 
-use super::{Context, Form, Found, Whole, unknown};
+use super::{Context, Field, Form, Found, Runs, Spec, Whole};
 use crate::condition::Condition;
 use crate::limits::MAX_EXPR_BYTES;
-use crate::policy::CheckKind;
 use crate::policy::read::{Reader, child};
+use crate::policy::{CheckKind, OnFail};
 
-pub(super) const MESSAGE: &str = "the request meets a blocked condition";
+/// The `condition` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "condition",
+    fields: FIELDS,
+    stages: Stage::ALL,
+    runs: Runs::Engine,
+    entry_field: None,
+    can_redact: false,
+    default_on_fail: OnFail::Block,
+    message: "the request meets a blocked condition",
+    read,
+    default_entries: Vec::new,
+};
 
 /// A compiled `condition` check.
 #[derive(Debug)]
@@ -41,17 +54,16 @@ pub(super) fn read(
     ))
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "expr" => (
-            json!({
-                "description": "A CEL expression over `request`; true is a hit.",
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_EXPR_BYTES,
-            }),
-            true,
-        ),
-        _ => unknown(),
-    }
-}
+/// The type's own fields.
+const FIELDS: &[Field] = &[Field {
+    name: "expr",
+    required: true,
+    schema: || {
+        json!({
+            "description": "A CEL expression over `request`; true is a hit.",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_EXPR_BYTES,
+        })
+    },
+}];

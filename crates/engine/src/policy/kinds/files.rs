@@ -7,7 +7,7 @@ use palisade_protocol::{CheckRequest, ResourceKind, Stage, pointer};
 use serde_json::{Map, Value};
 
 use super::command::{shell_lines, shell_tools};
-use super::{Context, Found, Whole, described_entries, names};
+use super::{Context, Field, Found, Whole, described_entries, names};
 use crate::paths::{self, OperationSet, PathRules, Target};
 use crate::policy::read::{Reader, child};
 use crate::shell;
@@ -92,24 +92,31 @@ pub(super) fn read_fields(r: &mut Reader, obj: &Map<String, Value>, ptr: &str) -
     })
 }
 
-/// The schema of a file check's shared fields.
-pub(super) fn field(field: &str) -> Option<(Value, bool)> {
-    let operations: Vec<&str> = paths::operation_names().collect();
-    Some(match field {
-        "operations" => (names(&operations, "The operations checked."), false),
-        "tools" => (
-            described_entries(
-                "Tool-name globs the check reads arguments of (default: every tool).",
-            ),
-            false,
-        ),
-        "arguments" => (
-            described_entries("The argument names that hold paths (default: found by name)."),
-            false,
-        ),
-        _ => return None,
-    })
-}
+/// The `operations` field of a file check.
+pub(super) const OPERATIONS: Field = Field {
+    name: "operations",
+    required: false,
+    schema: || {
+        let operations: Vec<&str> = paths::operation_names().collect();
+        names(&operations, "The operations checked.")
+    },
+};
+
+/// The `tools` field of a file check.
+pub(super) const TOOLS: Field = Field {
+    name: "tools",
+    required: false,
+    schema: || {
+        described_entries("Tool-name globs the check reads arguments of (default: every tool).")
+    },
+};
+
+/// The `arguments` field of a file check.
+pub(super) const ARGUMENTS: Field = Field {
+    name: "arguments",
+    required: false,
+    schema: || described_entries("The argument names that hold paths (default: found by name)."),
+};
 
 impl Whole for FileCheck {
     fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {

@@ -21,18 +21,29 @@ use palisade_protocol::{Source, Stage};
 use serde_json::{Map, Value, json};
 
 use super::command::{report_commands, shell_lines, shell_tools};
-use super::{Context, Form, Found, Whole, described_entries, unknown};
+use super::{Context, Field, Form, Found, Runs, Spec, Whole, described_entries};
 use crate::flow::session::Session;
 use crate::flow::step::Step;
 use crate::flow::values::{compact, entities, folded, percent_decoded};
 use crate::flow::{mime, spellings};
-use crate::policy::CheckKind;
 use crate::policy::read::{Reader, child, quoted, unknown_value};
+use crate::policy::{CheckKind, OnFail};
 use crate::shell::{CommandPatterns, parsed};
 use crate::tools::ToolMatcher;
 
-pub(super) const MESSAGE: &str =
-    "this call acts on what untrusted or sensitive content brought into the session";
+/// The `flow` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "flow",
+    fields: FIELDS,
+    stages: &[Stage::Action, Stage::ToolUse],
+    runs: Runs::Engine,
+    entry_field: None,
+    can_redact: false,
+    default_on_fail: OnFail::Ask,
+    message: "this call acts on what untrusted or sensitive content brought into the session",
+    read,
+    default_entries: Vec::new,
+};
 
 /// The rules a flow check can apply.
 const RULES: &[&str] = &["provenance", "taint"];
@@ -643,85 +654,116 @@ pub(crate) fn trusted_set(globs: &[String]) -> LazyGlobSet {
     )
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "rule" => (
+/// The type's own fields.
+const FIELDS: &[Field] = &[
+    Field {
+        name: "rule",
+        required: false,
+        schema: || {
             json!({
                 "description": "`provenance` (default): a sink carries a value that only untrusted content supplied; `taint`: a sink after sensitive content.",
                 "enum": RULES,
-            }),
-            false,
-        ),
-        "tools" => (
+            })
+        },
+    },
+    Field {
+        name: "tools",
+        required: false,
+        schema: || {
             described_entries(
                 "Globs of the sink tools, any case (default: tools that send, share, pay, invite, publish or fetch).",
-            ),
-            false,
-        ),
-        "commands" => (
+            )
+        },
+    },
+    Field {
+        name: "commands",
+        required: false,
+        schema: || {
             described_entries(
                 "Command patterns (as a `command` check's) that make a shell line a sink: a call of a shell tool, or a process action, running one of them (`curl`, `wget`, …) is judged by the addresses, links and account numbers in its words.",
-            ),
-            false,
-        ),
-        "actions" => (
+            )
+        },
+    },
+    Field {
+        name: "actions",
+        required: false,
+        schema: || {
             json!({
                 "description": "Resource kinds of the actions that are sinks (default: `network`).",
                 "type": "array",
                 "minItems": 1,
                 "items": { "enum": ACTION_KINDS },
-            }),
-            false,
-        ),
-        "arguments" => (
+            })
+        },
+    },
+    Field {
+        name: "arguments",
+        required: false,
+        schema: || {
             described_entries(
                 "Globs of the argument names whose whole value is compared, any case (default: recipients, addresses, links, accounts, passwords, phone numbers). Every other argument is searched for e-mail addresses, links and account numbers.",
-            ),
-            false,
-        ),
-        "trusted_tools" => (
-            described_entries("Globs of the tools whose outputs count as the user's own requests."),
-            false,
-        ),
-        "from" => (
+            )
+        },
+    },
+    Field {
+        name: "trusted_tools",
+        required: false,
+        schema: || {
+            described_entries("Globs of the tools whose outputs count as the user's own requests.")
+        },
+    },
+    Field {
+        name: "from",
+        required: false,
+        schema: || {
             json!({
                 "description": "Where an untrusted value counts: `text` (default: strings of six words or more, where written instructions live) or `any` (also short values such as a sender field).",
                 "enum": FROM,
-            }),
-            false,
-        ),
-        "min_length" => (
+            })
+        },
+    },
+    Field {
+        name: "min_length",
+        required: false,
+        schema: || {
             json!({
                 "description": "The shortest value compared, in characters without whitespace (default 6).",
                 "type": "integer",
                 "minimum": 1,
                 "maximum": 256,
-            }),
-            false,
-        ),
-        "sensitive" => (
+            })
+        },
+    },
+    Field {
+        name: "sensitive",
+        required: false,
+        schema: || {
             described_entries(
                 "`taint`: the ids of the checks whose findings are sensitive content (a `secrets`, `pii` or `path` check).",
-            ),
-            false,
-        ),
-        "carry" => (
+            )
+        },
+    },
+    Field {
+        name: "carry",
+        required: false,
+        schema: || {
             json!({
                 "description": "`taint`: only when the sink carries the sensitive content (default true); false: any sink after it.",
                 "type": "boolean",
-            }),
-            false,
-        ),
-        "documents" => (
+            })
+        },
+    },
+    Field {
+        name: "documents",
+        required: false,
+        schema: || {
             json!({
                 "description": "`provenance`: the account of a bill the user asked to pay counts as the user's (default false): a request of the user names the file (`pay the bill in invoice.txt`), asks to pay and gives no account number itself, and the tool outputs that are that file hold that one account number in their text and no other. Addresses and links are never taken from a file.",
                 "type": "boolean",
-            }),
-            false,
-        ),
-        _ => unknown(),
-    }
-}
+            })
+        },
+    },
+];
 
 #[cfg(test)]
 mod tests {

@@ -1,14 +1,32 @@
 //! `llm_judge`: a utility LLM, given the prompt, says the request should be
 //! blocked. Async: the runtime that holds the LLM client answers it.
 
+use palisade_protocol::Stage;
 use serde_json::{Map, Value, json};
 
-use super::{Form, unknown};
+use super::{Field, Form, Runs, Spec};
 use crate::limits::MAX_PROMPT_BYTES;
-use crate::policy::CheckKind;
 use crate::policy::read::Reader;
+use crate::policy::{CheckKind, OnFail};
 
-pub(super) const MESSAGE: &str = "the LLM judge says this breaks the policy";
+/// The `llm_judge` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "llm_judge",
+    fields: FIELDS,
+    stages: &[
+        Stage::Input,
+        Stage::ToolUse,
+        Stage::ToolOutput,
+        Stage::Action,
+    ],
+    runs: Runs::Async,
+    entry_field: None,
+    can_redact: false,
+    default_on_fail: OnFail::Block,
+    message: "the LLM judge says this breaks the policy",
+    read,
+    default_entries: Vec::new,
+};
 
 pub(super) fn read(
     r: &mut Reader,
@@ -25,17 +43,16 @@ pub(super) fn read(
     Some((CheckKind::LlmJudge { prompt }, Form::Async))
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "prompt" => (
-            json!({
-                "description": "The instruction the judge applies.",
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_PROMPT_BYTES,
-            }),
-            true,
-        ),
-        _ => unknown(),
-    }
-}
+/// The type's own fields.
+const FIELDS: &[Field] = &[Field {
+    name: "prompt",
+    required: true,
+    schema: || {
+        json!({
+            "description": "The instruction the judge applies.",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_PROMPT_BYTES,
+        })
+    },
+}];

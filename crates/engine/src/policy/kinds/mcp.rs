@@ -1,14 +1,32 @@
 //! `mcp`: an external MCP guardrail tool says the request should be
 //! blocked. Async: the runtime that holds the MCP client answers it.
 
+use palisade_protocol::Stage;
 use serde_json::{Map, Value, json};
 
-use super::{Form, unknown};
+use super::{Field, Form, Runs, Spec};
 use crate::limits::MAX_ID_BYTES;
-use crate::policy::CheckKind;
 use crate::policy::read::Reader;
+use crate::policy::{CheckKind, OnFail};
 
-pub(super) const MESSAGE: &str = "the external guardrail says this breaks the policy";
+/// The `mcp` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "mcp",
+    fields: FIELDS,
+    stages: &[
+        Stage::Input,
+        Stage::ToolUse,
+        Stage::ToolOutput,
+        Stage::Action,
+    ],
+    runs: Runs::Async,
+    entry_field: None,
+    can_redact: false,
+    default_on_fail: OnFail::Block,
+    message: "the external guardrail says this breaks the policy",
+    read,
+    default_entries: Vec::new,
+};
 
 pub(super) fn read(
     r: &mut Reader,
@@ -27,16 +45,16 @@ pub(super) fn read(
     Some((CheckKind::Mcp { server, tool }, Form::Async))
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "server" => (
-            json!({ "description": "A server named in the service config's `mcp_servers`.", "type": "string", "minLength": 1 }),
-            true,
-        ),
-        "tool" => (
-            json!({ "description": "The server's tool to call.", "type": "string", "minLength": 1 }),
-            true,
-        ),
-        _ => unknown(),
-    }
-}
+/// The type's own fields.
+const FIELDS: &[Field] = &[
+    Field {
+        name: "server",
+        required: true,
+        schema: || json!({ "description": "A server named in the service config's `mcp_servers`.", "type": "string", "minLength": 1 }),
+    },
+    Field {
+        name: "tool",
+        required: true,
+        schema: || json!({ "description": "The server's tool to call.", "type": "string", "minLength": 1 }),
+    },
+];

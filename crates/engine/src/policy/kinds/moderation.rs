@@ -1,13 +1,26 @@
 //! `moderation`: a moderation endpoint scores a category at or above the
 //! threshold. Async: the runtime that holds the client answers it.
 
+use palisade_protocol::Stage;
 use serde_json::{Map, Value, json};
 
-use super::{Form, names, unknown};
-use crate::policy::CheckKind;
+use super::{Field, Form, Runs, Spec, names};
 use crate::policy::read::{Reader, child, quoted};
+use crate::policy::{CheckKind, OnFail};
 
-pub(super) const MESSAGE: &str = "flagged by content moderation";
+/// The `moderation` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "moderation",
+    fields: FIELDS,
+    stages: &[Stage::Input, Stage::Output],
+    runs: Runs::Async,
+    entry_field: Some("categories"),
+    can_redact: false,
+    default_on_fail: OnFail::Block,
+    message: "flagged by content moderation",
+    read,
+    default_entries: || CATEGORIES.iter().map(|c| (*c).to_owned()).collect(),
+};
 
 /// The categories a `moderation` check can score.
 pub const CATEGORIES: &[&str] = &[
@@ -49,16 +62,16 @@ pub(super) fn read(
     Some((kind, Form::Async))
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "categories" => (
-            names(CATEGORIES, "The categories scored (default: all)."),
-            false,
-        ),
-        "threshold" => (
-            json!({ "description": "The score (0–100) at which a category is a hit.", "type": "integer", "minimum": 0, "maximum": 100, "default": 50 }),
-            false,
-        ),
-        _ => unknown(),
-    }
-}
+/// The type's own fields.
+const FIELDS: &[Field] = &[
+    Field {
+        name: "categories",
+        required: false,
+        schema: || names(CATEGORIES, "The categories scored (default: all)."),
+    },
+    Field {
+        name: "threshold",
+        required: false,
+        schema: || json!({ "description": "The score (0–100) at which a category is a hit.", "type": "integer", "minimum": 0, "maximum": 100, "default": 50 }),
+    },
+];

@@ -3,15 +3,28 @@
 
 use std::sync::Arc;
 
+use palisade_protocol::Stage;
 use serde_json::{Map, Value};
 
 use super::files::{self, FileCheck, Rule};
-use super::{Form, described_entries, unknown};
+use super::{Field, Form, Runs, Spec, described_entries};
 use crate::paths::PathRules;
-use crate::policy::CheckKind;
 use crate::policy::read::{Reader, child};
+use crate::policy::{CheckKind, OnFail};
 
-pub(super) const MESSAGE: &str = "this file is protected by policy";
+/// The `path` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "path",
+    fields: FIELDS,
+    stages: &[Stage::Action, Stage::ToolUse],
+    runs: Runs::Engine,
+    entry_field: Some("paths"),
+    can_redact: false,
+    default_on_fail: OnFail::Block,
+    message: "this file is protected by policy",
+    read,
+    default_entries: Vec::new,
+};
 
 pub(super) fn read(
     r: &mut Reader,
@@ -52,18 +65,23 @@ pub(super) fn read(
     Some((kind, Form::Whole(Arc::new(check))))
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "paths" => (
+/// The type's own fields.
+const FIELDS: &[Field] = &[
+    Field {
+        name: "paths",
+        required: true,
+        schema: || {
             described_entries(
                 "Path globs: a name (`.env`), `~/…`, `/…`, `**/…` or relative to `cwd`.",
-            ),
-            true,
-        ),
-        "except" => (
-            described_entries("Path globs that are never matched (exact case)."),
-            false,
-        ),
-        other => files::field(other).unwrap_or_else(unknown),
-    }
-}
+            )
+        },
+    },
+    Field {
+        name: "except",
+        required: false,
+        schema: || described_entries("Path globs that are never matched (exact case)."),
+    },
+    files::OPERATIONS,
+    files::TOOLS,
+    files::ARGUMENTS,
+];

@@ -2,14 +2,27 @@
 
 use std::sync::LazyLock;
 
+use palisade_protocol::Stage;
 use serde_json::{Map, Value};
 
-use super::{Detectors, Form, detectors, names, unknown};
+use super::{Detectors, Field, Form, Runs, Spec, detectors, names};
 use crate::detect::{Kind, PII};
-use crate::policy::CheckKind;
 use crate::policy::read::Reader;
+use crate::policy::{CheckKind, OnFail};
 
-pub(super) const MESSAGE: &str = "contains personal data";
+/// The `pii` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "pii",
+    fields: FIELDS,
+    stages: Stage::ALL,
+    runs: Runs::Engine,
+    entry_field: Some("entities"),
+    can_redact: true,
+    default_on_fail: OnFail::Block,
+    message: "contains personal data",
+    read,
+    default_entries: || entities().into_iter().map(str::to_owned).collect(),
+};
 
 /// The detectors' patterns, parsed once per process.
 static PARSED: Detectors = LazyLock::new(|| crate::scan::parse_detectors(PII));
@@ -32,15 +45,14 @@ pub(super) fn read(
     Some((CheckKind::Pii { entities: wanted }, Form::Text(texts)))
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "entities" => (
-            names(
-                &entities(),
-                "The kinds of personal data to find (default: all).",
-            ),
-            false,
-        ),
-        _ => unknown(),
-    }
-}
+/// The type's own fields.
+const FIELDS: &[Field] = &[Field {
+    name: "entities",
+    required: false,
+    schema: || {
+        names(
+            &entities(),
+            "The kinds of personal data to find (default: all).",
+        )
+    },
+}];

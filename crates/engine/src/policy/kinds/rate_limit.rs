@@ -3,13 +3,26 @@
 use std::sync::Arc;
 
 use palisade_protocol::CheckRequest;
+use palisade_protocol::Stage;
 use serde_json::{Map, Value, json};
 
-use super::{Context, Form, Found, Whole, unknown};
-use crate::policy::CheckKind;
+use super::{Context, Field, Form, Found, Runs, Spec, Whole};
 use crate::policy::read::{Reader, child, index, json_type, one_of, quoted};
+use crate::policy::{CheckKind, OnFail};
 
-pub(super) const MESSAGE: &str = "too many requests in the rate-limit window";
+/// The `rate_limit` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "rate_limit",
+    fields: FIELDS,
+    stages: Stage::ALL,
+    runs: Runs::Engine,
+    entry_field: None,
+    can_redact: false,
+    default_on_fail: OnFail::Block,
+    message: "too many requests in the rate-limit window",
+    read,
+    default_entries: Vec::new,
+};
 
 /// The keys a rate limit can count per.
 pub(crate) const KEYS: &[&str] = &["tenant", "agent", "session", "tool"];
@@ -112,24 +125,27 @@ fn keys(r: &mut Reader, obj: &Map<String, Value>, ptr: &str) -> Vec<String> {
     out
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "max" => (
-            json!({ "description": "Most requests in the window.", "type": "integer", "minimum": 1, "maximum": MAX_RATE }),
-            true,
-        ),
-        "window_secs" => (
-            json!({ "description": "The window, in seconds.", "type": "integer", "minimum": 1, "maximum": MAX_WINDOW_SECS }),
-            true,
-        ),
-        "per" => (
+/// The type's own fields.
+const FIELDS: &[Field] = &[
+    Field {
+        name: "max",
+        required: true,
+        schema: || json!({ "description": "Most requests in the window.", "type": "integer", "minimum": 1, "maximum": MAX_RATE }),
+    },
+    Field {
+        name: "window_secs",
+        required: true,
+        schema: || json!({ "description": "The window, in seconds.", "type": "integer", "minimum": 1, "maximum": MAX_WINDOW_SECS }),
+    },
+    Field {
+        name: "per",
+        required: false,
+        schema: || {
             json!({
                 "description": "What the limit counts per (default: one count for all).",
                 "type": "array",
                 "items": { "enum": KEYS },
-            }),
-            false,
-        ),
-        _ => unknown(),
-    }
-}
+            })
+        },
+    },
+];

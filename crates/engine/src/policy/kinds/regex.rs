@@ -2,13 +2,26 @@
 
 use std::sync::Arc;
 
+use palisade_protocol::Stage;
 use serde_json::{Map, Value};
 
-use super::{Form, Text, described_entries, unknown};
-use crate::policy::CheckKind;
+use super::{Field, Form, Runs, Spec, Text, described_entries};
 use crate::policy::read::Reader;
+use crate::policy::{CheckKind, OnFail};
 
-pub(super) const MESSAGE: &str = "matched a blocked pattern";
+/// The `regex` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "regex",
+    fields: FIELDS,
+    stages: Stage::ALL,
+    runs: Runs::Engine,
+    entry_field: Some("patterns"),
+    can_redact: true,
+    default_on_fail: OnFail::Block,
+    message: "matched a blocked pattern",
+    read,
+    default_entries: Vec::new,
+};
 
 pub(super) fn read(
     r: &mut Reader,
@@ -21,12 +34,9 @@ pub(super) fn read(
     Some((CheckKind::Regex { patterns }, Form::Text(texts)))
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "patterns" => (
-            described_entries("Regular expressions (Rust `regex` syntax)."),
-            true,
-        ),
-        _ => unknown(),
-    }
-}
+/// The type's own fields.
+const FIELDS: &[Field] = &[Field {
+    name: "patterns",
+    required: true,
+    schema: || described_entries("Regular expressions (Rust `regex` syntax)."),
+}];

@@ -2,16 +2,29 @@
 
 use std::sync::Arc;
 
+use palisade_protocol::Stage;
 use serde_json::{Map, Value, json};
 
-use super::{Context, Form, Found, Whole, described_entries, unknown};
+use super::{Context, Field, Form, Found, Runs, Spec, Whole, described_entries};
 use crate::input::tool_schema::ArgSchema;
 use crate::limits::MAX_SCHEMA_BYTES;
-use crate::policy::CheckKind;
 use crate::policy::read::{Reader, child};
+use crate::policy::{CheckKind, OnFail};
 use crate::tools::{ToolMatcher, ToolMatcherBuilder};
 
-pub(super) const MESSAGE: &str = "the tool's arguments do not match its schema";
+/// The `schema` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "schema",
+    fields: FIELDS,
+    stages: &[Stage::ToolUse],
+    runs: Runs::Engine,
+    entry_field: None,
+    can_redact: false,
+    default_on_fail: OnFail::Block,
+    message: "the tool's arguments do not match its schema",
+    read,
+    default_entries: Vec::new,
+};
 
 /// A compiled `schema` check.
 #[derive(Debug)]
@@ -87,16 +100,16 @@ pub(super) fn read(
     Some((kind, form))
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "tools" => (
-            described_entries("Tool-name globs (`*`, `?`, `[…]`)."),
-            true,
-        ),
-        "schema" => (
-            json!({ "description": "A JSON Schema the tool's arguments must satisfy.", "type": ["object", "boolean"] }),
-            true,
-        ),
-        _ => unknown(),
-    }
-}
+/// The type's own fields.
+const FIELDS: &[Field] = &[
+    Field {
+        name: "tools",
+        required: true,
+        schema: || described_entries("Tool-name globs (`*`, `?`, `[…]`)."),
+    },
+    Field {
+        name: "schema",
+        required: true,
+        schema: || json!({ "description": "A JSON Schema the tool's arguments must satisfy.", "type": ["object", "boolean"] }),
+    },
+];

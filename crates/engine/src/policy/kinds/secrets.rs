@@ -2,14 +2,27 @@
 
 use std::sync::LazyLock;
 
+use palisade_protocol::Stage;
 use serde_json::{Map, Value};
 
-use super::{Detectors, Form, detectors, names, unknown};
+use super::{Detectors, Field, Form, Runs, Spec, detectors, names};
 use crate::detect::{Kind, SECRETS};
-use crate::policy::CheckKind;
 use crate::policy::read::Reader;
+use crate::policy::{CheckKind, OnFail};
 
-pub(super) const MESSAGE: &str = "contains a credential";
+/// The `secrets` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "secrets",
+    fields: FIELDS,
+    stages: Stage::ALL,
+    runs: Runs::Engine,
+    entry_field: Some("detectors"),
+    can_redact: true,
+    default_on_fail: OnFail::Block,
+    message: "contains a credential",
+    read,
+    default_entries: || ids().into_iter().map(str::to_owned).collect(),
+};
 
 /// The detectors' patterns, parsed once per process.
 static PARSED: Detectors = LazyLock::new(|| crate::scan::parse_detectors(SECRETS));
@@ -29,12 +42,9 @@ pub(super) fn read(
     Some((CheckKind::Secrets { detectors: wanted }, Form::Text(texts)))
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "detectors" => (
-            names(&ids(), "The secret detectors to run (default: all)."),
-            false,
-        ),
-        _ => unknown(),
-    }
-}
+/// The type's own fields.
+const FIELDS: &[Field] = &[Field {
+    name: "detectors",
+    required: false,
+    schema: || names(&ids(), "The secret detectors to run (default: all)."),
+}];

@@ -1,12 +1,25 @@
 //! `tool_pattern`: the tool's name matches any of the globs.
 
+use palisade_protocol::Stage;
 use serde_json::{Map, Value};
 
-use super::{Form, described_entries, unknown};
-use crate::policy::CheckKind;
+use super::{Field, Form, Runs, Spec, described_entries};
 use crate::policy::read::Reader;
+use crate::policy::{CheckKind, OnFail};
 
-pub(super) const MESSAGE: &str = "this tool is not allowed by policy";
+/// The `tool_pattern` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "tool_pattern",
+    fields: FIELDS,
+    stages: &[Stage::ToolUse],
+    runs: Runs::Engine,
+    entry_field: Some("tools"),
+    can_redact: false,
+    default_on_fail: OnFail::Block,
+    message: "this tool is not allowed by policy",
+    read,
+    default_entries: Vec::new,
+};
 
 pub(super) fn read(
     r: &mut Reader,
@@ -18,12 +31,9 @@ pub(super) fn read(
     Some((CheckKind::ToolPattern { tools }, Form::Tools(globs.into())))
 }
 
-pub(super) fn field(field: &str) -> (Value, bool) {
-    match field {
-        "tools" => (
-            described_entries("Tool-name globs (`*`, `?`, `[…]`)."),
-            true,
-        ),
-        _ => unknown(),
-    }
-}
+/// The type's own fields.
+const FIELDS: &[Field] = &[Field {
+    name: "tools",
+    required: true,
+    schema: || described_entries("Tool-name globs (`*`, `?`, `[…]`)."),
+}];

@@ -3,14 +3,30 @@
 
 use std::sync::Arc;
 
+use palisade_protocol::Stage;
 use serde_json::{Map, Value};
 
 use super::files::{self, FileCheck, Rule};
-use super::{Form, unknown};
-use crate::policy::CheckKind;
+use super::{Field, Form, Runs, Spec};
 use crate::policy::read::Reader;
+use crate::policy::{CheckKind, OnFail};
 
-pub(super) const MESSAGE: &str = "this file is outside the workspace";
+/// The `workspace` check type.
+pub(super) const SPEC: Spec = Spec {
+    name: "workspace",
+    fields: FIELDS,
+    stages: &[Stage::Action, Stage::ToolUse],
+    runs: Runs::Engine,
+    entry_field: None,
+    can_redact: false,
+    default_on_fail: OnFail::Block,
+    message: "this file is outside the workspace",
+    read,
+    default_entries: Vec::new,
+};
+
+/// The type's own fields.
+const FIELDS: &[Field] = &[files::OPERATIONS, files::TOOLS, files::ARGUMENTS];
 
 pub(super) fn read(
     r: &mut Reader,
@@ -26,8 +42,4 @@ pub(super) fn read(
         arguments,
     };
     Some((kind, Form::Whole(Arc::new(check))))
-}
-
-pub(super) fn field(field: &str) -> (Value, bool) {
-    files::field(field).unwrap_or_else(unknown)
 }
