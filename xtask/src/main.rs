@@ -1,9 +1,22 @@
-//! Repository tools. `cargo xtask schemas [--check]` writes (or checks)
-//! the JSON Schemas in `schemas/` from the protocol types and the policy
-//! loader's tables, and the service's
-//! OpenAPI document built on them. `cargo xtask alternate` times whole
-//! processes run in turn ([`alternate`]). `cargo xtask common-windows`
-//! writes the literal filter's table of common text ([`windows`]).
+//! Repository tools.
+//!
+//! `cargo xtask generate [--check]` writes (or, with `--check`, checks
+//! without writing) every generated file of the repository:
+//! - the JSON Schemas in `schemas/` from the protocol types and the policy
+//!   loader's tables, the service's OpenAPI document built on them (and its
+//!   copy in `crates/transport`), the MCP tools' schemas, and the JSON form
+//!   of the embedded default policy (`cargo xtask schemas [--check]` does
+//!   these alone);
+//! - the literal filter's table of common text
+//!   (`crates/engine/src/scan/common_windows.rs`, [`windows`]), from the
+//!   crates in `Cargo.lock`;
+//! - the built-in detectors' plans (`crates/engine/src/detect/plans.rs`)
+//!   and the table of confusable skeletons
+//!   (`crates/engine/src/view/skeletons.rs`), rendered by the engine's own
+//!   tests, which this runs.
+//!
+//! `cargo xtask alternate` times whole processes run in turn
+//! ([`alternate`]).
 
 mod alternate;
 mod openapi;
@@ -18,8 +31,22 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
 
-const USAGE: &str =
-    "usage: cargo xtask schemas [--check] | cargo xtask alternate … | cargo xtask common-windows";
+const USAGE: &str = "usage: cargo xtask generate [--check] | cargo xtask schemas [--check] | cargo xtask alternate …";
+
+/// The engine's generated files that its tests render: (file, the test
+/// that renders and checks it, the variable that makes the test write it).
+const ENGINE_RENDERED: &[(&str, &str, &str)] = &[
+    (
+        "crates/engine/src/detect/plans.rs",
+        "detect::tests::embedded_plans_are_fresh",
+        "PALISADE_WRITE_PLANS",
+    ),
+    (
+        "crates/engine/src/view/skeletons.rs",
+        "view::tests::ascii_skeletons_are_fresh",
+        "PALISADE_WRITE_SKELETONS",
+    ),
+];
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
@@ -37,9 +64,62 @@ fn run(args: Vec<String>) -> Result<()> {
         ["schemas"] => write_schemas(&repo_root()),
         ["schemas", "--check"] => check_schemas(&repo_root()),
         ["alternate", rest @ ..] => alternate::run(rest),
-        ["common-windows"] => windows::run(&repo_root()),
+        ["generate"] => generate(&repo_root(), false),
+        ["generate", "--check"] => generate(&repo_root(), true),
         _ => bail!("{USAGE}"),
     }
+}
+
+/// Writes, or checks, every generated file.
+fn generate(root: &Path, check: bool) -> Result<()> {
+    let mut problems = Vec::new();
+    if check {
+        if let Err(e) = check_schemas(root) {
+            problems.push(format!("{e:#}"));
+        }
+        if let Err(e) = windows::check(root) {
+            problems.push(format!("{e:#}"));
+        }
+    } else {
+        write_schemas(root)?;
+        windows::run(root)?;
+    }
+    for (file, test, var) in ENGINE_RENDERED {
+        let mut command =
+            std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        command
+            .args([
+                "test",
+                "--quiet",
+                "--locked",
+                "--all-features",
+                "-p",
+                "palisade-engine",
+                "--lib",
+                test,
+                "--",
+                "--exact",
+            ])
+            .current_dir(root);
+        if !check {
+            command.env(var, "1");
+        }
+        let status = command
+            .status()
+            .with_context(|| format!("running the test that renders {file}"))?;
+        match (status.success(), check) {
+            (true, true) => println!("{file} is up to date"),
+            (true, false) => println!("wrote {file}"),
+            (false, true) => problems.push(format!(
+                "{file} is stale or its test failed ({test}): run `cargo xtask generate`"
+            )),
+            (false, false) => bail!("rendering {file} failed ({test})"),
+        }
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    bail!("{}", problems.join("\n"))
 }
 
 fn repo_root() -> PathBuf {
@@ -143,7 +223,7 @@ fn check_schemas(root: &Path) -> Result<()> {
         return Ok(());
     }
     bail!(
-        "stale generated files: {}; run `cargo xtask schemas` and commit the result",
+        "stale generated files: {}; run `cargo xtask generate` and commit the result",
         stale.join(", ")
     )
 }
@@ -157,7 +237,7 @@ mod tests {
         let stale = stale(&repo_root()).unwrap();
         assert!(
             stale.is_empty(),
-            "stale: {stale:?}; run `cargo xtask schemas`"
+            "stale: {stale:?}; run `cargo xtask generate`"
         );
     }
 
@@ -170,7 +250,7 @@ mod tests {
         std::fs::write(dir.join("schemas/decision.v1.json"), "{}\n").unwrap();
         let err = check_schemas(&dir).unwrap_err().to_string();
         assert!(
-            err.contains("schemas/decision.v1.json") && err.contains("cargo xtask schemas"),
+            err.contains("schemas/decision.v1.json") && err.contains("cargo xtask generate"),
             "{err}"
         );
         std::fs::remove_dir_all(&dir).unwrap();

@@ -718,8 +718,8 @@ mod tests {
         use crate::pattern::plan::{Find, plan};
         let mut out = String::from(
             "//! The built-in detectors' plans ([`crate::pattern::plan`]), generated from\n\
-             //! the detectors by `detect::tests::embedded_plans_are_fresh`: run it\n\
-             //! with `PALISADE_WRITE_PLANS=1` after changing a detector.\n\n\
+             //! the detectors by `cargo xtask generate` (which runs\n\
+             //! `detect::tests::embedded_plans_are_fresh`); do not edit.\n\n\
              use std::borrow::Cow;\n\n\
              use regex_syntax::hir::{Hir, Look};\n\n\
              use crate::pattern::plan::{Find, Literals, Plan};\n\n\

@@ -36,7 +36,7 @@ pub use engine::Engine;
 /// secret files protected, writes outside the workspace confirmed.
 pub const DEFAULT_POLICY: &str = include_str!("default_policy.yaml");
 
-/// [`DEFAULT_POLICY`] as JSON, generated from it (`cargo xtask schemas`;
+/// [`DEFAULT_POLICY`] as JSON, generated from it (`cargo xtask generate`;
 /// a test keeps the two equal): loading it skips the YAML parser, which
 /// was a third of a pre-tool hook's policy reading.
 const DEFAULT_POLICY_JSON: &str = include_str!("default_policy.json");

@@ -343,9 +343,9 @@ mod tests {
         let mut out = String::from(
             "//! Non-ASCII characters whose confusable skeleton (Unicode TR39) is one\n\
              //! ASCII letter or digit, by code point, with that letter or digit.\n\
-             //! Generated from `unicode-security` by\n\
-             //! `view::tests::ascii_skeletons_are_fresh`: run it with\n\
-             //! `PALISADE_WRITE_SKELETONS=1` after updating that crate.\n\n\
+             //! Generated from `unicode-security` by `cargo xtask generate`\n\
+             //! (which runs `view::tests::ascii_skeletons_are_fresh`); do\n\
+             //! not edit.\n\n\
              pub(super) static ASCII_SKELETONS: &[(char, u8)] = &[\n",
         );
         let mut buf = [0u8; 4];

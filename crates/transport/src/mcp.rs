@@ -425,7 +425,7 @@ fn tool_error(message: String) -> CallToolResult {
 }
 
 /// The tools' input schemas, generated from the types they read
-/// (`cargo xtask schemas` writes them; a stale copy fails its `--check`).
+/// (`cargo xtask generate` writes them; a stale copy fails its `--check`).
 const TOOL_SCHEMAS: &str = include_str!("../mcp-tools.json");
 
 /// The two tools with their input schemas.

@@ -7,7 +7,7 @@
 //! These types are what the handlers read and write, so the published
 //! schemas cannot drift from what the service does: with the `schema`
 //! feature they derive JSON Schemas ([`schemas`]), from which
-//! `cargo xtask schemas` builds the OpenAPI document's components and the
+//! `cargo xtask generate` builds the OpenAPI document's components and the
 //! MCP tools' input schemas ([`mcp_tool_schemas`]).
 //!
 //! A Rust client can use them too:

@@ -28,7 +28,7 @@ pub(super) fn check(expr: &IdedExpr) -> Result<(), String> {
     .walk(expr)
 }
 
-/// The v1 request's JSON Schema, as `cargo xtask schemas` writes it.
+/// The v1 request's JSON Schema, as `cargo xtask generate` writes it.
 fn request_schema() -> &'static Value {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
     SCHEMA.get_or_init(|| {

@@ -1,6 +1,6 @@
 //! The built-in detectors' plans ([`crate::pattern::plan`]), generated from
-//! the detectors by `detect::tests::embedded_plans_are_fresh`: run it
-//! with `PALISADE_WRITE_PLANS=1` after changing a detector.
+//! the detectors by `cargo xtask generate` (which runs
+//! `detect::tests::embedded_plans_are_fresh`); do not edit.
 
 use std::borrow::Cow;
 

@@ -507,7 +507,7 @@ mod tests {
         let json: Value = serde_json::from_str(crate::DEFAULT_POLICY_JSON).unwrap();
         assert!(
             yaml == json,
-            "src/default_policy.json is stale: run `cargo xtask schemas`"
+            "src/default_policy.json is stale: run `cargo xtask generate`"
         );
         // Read as any policy (its size, repeated keys, every glob parsed),
         // the JSON gives what the YAML gives.

@@ -1,8 +1,8 @@
 //! Non-ASCII characters whose confusable skeleton (Unicode TR39) is one
 //! ASCII letter or digit, by code point, with that letter or digit.
-//! Generated from `unicode-security` by
-//! `view::tests::ascii_skeletons_are_fresh`: run it with
-//! `PALISADE_WRITE_SKELETONS=1` after updating that crate.
+//! Generated from `unicode-security` by `cargo xtask generate`
+//! (which runs `view::tests::ascii_skeletons_are_fresh`); do
+//! not edit.
 
 pub(super) static ASCII_SKELETONS: &[(char, u8)] = &[
     ('\u{a1}', b'i'),

@@ -20,7 +20,7 @@ fn validator() -> jsonschema::Validator {
     assert_eq!(
         committed,
         palisade_engine::policy::json_schema(),
-        "schemas/policy.v1.json is stale: run `cargo xtask schemas`"
+        "schemas/policy.v1.json is stale: run `cargo xtask generate`"
     );
     jsonschema::draft202012::new(&committed).unwrap()
 }

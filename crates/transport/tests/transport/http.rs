@@ -547,7 +547,7 @@ async fn the_openapi_document_is_served() {
     .unwrap();
     assert_eq!(
         served, file,
-        "the same document as `cargo xtask schemas` writes"
+        "the same document as `cargo xtask generate` writes"
     );
     assert_eq!(served["openapi"], "3.1.0");
 }

@@ -1,5 +1,5 @@
 //! The committed OpenAPI document (`schemas/openapi.json`, written by
-//! `cargo xtask schemas`): a well-formed OpenAPI 3.1 document whose refs
+//! `cargo xtask generate`): a well-formed OpenAPI 3.1 document whose refs
 //! resolve, and whose paths and methods are exactly what the service answers.
 
 #![allow(
@@ -48,7 +48,7 @@ const METHODS: &[&str] = &[
 fn document() -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/openapi.json");
     let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}; run `cargo xtask schemas`", path.display()));
+        .unwrap_or_else(|e| panic!("{}: {e}; run `cargo xtask generate`", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON: {e}", path.display()))
 }
 
