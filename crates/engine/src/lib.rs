@@ -47,7 +47,7 @@ pub use eval::{
     AsyncOutcome, Evaluation, RateLimitKey, default_ask_replacement, default_replacement,
 };
 pub use flow::session::{SessionError, SessionLimits, SessionStep, Sessions};
-pub use input::request::{parse_json, parse_request};
+pub use input::request::{parse_json, parse_request, parse_request_value};
 pub use policy::read::json_type;
 pub use policy::{Check, CheckKind, CheckType, OnError, OnFail, Policy};
 pub use time::{Clock, SystemClock};

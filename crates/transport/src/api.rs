@@ -9,6 +9,7 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use palisade_protocol::CheckRequest;
 use axum::response::{IntoResponse, Response};
 
 use crate::service::{AuthError, Caller, DecideError, RateLimited, Scope, Service};
@@ -263,19 +264,50 @@ impl FromRequest<Arc<Service>> for Body {
     }
 }
 
-/// Refuses a body that repeats a key in one object, as every transport does
-/// (the guardrail and the agent could read different values).
-pub(crate) fn refuse_repeated_keys(raw: &[u8]) -> Result<(), ApiError> {
-    let text = std::str::from_utf8(raw).map_err(|_| ApiError::invalid("the body is not UTF-8"))?;
-    palisade_engine::parse_json(text)
-        .map(drop)
-        .map_err(|e| ApiError::invalid(e.to_string()))
+/// A v1 request body (`POST /v1/check`): UTF-8, one JSON object, no key
+/// repeated in any object, read in one call with errors that name the field
+/// (`palisade_engine::parse_request`); any problem is a 400 `invalid_request`.
+#[derive(Debug)]
+pub(crate) struct V1Request(pub(crate) CheckRequest);
+
+impl FromRequest<Arc<Service>> for V1Request {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, service: &Arc<Service>) -> Result<Self, ApiError> {
+        let Body(raw) = Body::from_request(request, service).await?;
+        let text = utf8(&raw)?;
+        palisade_engine::parse_request(text)
+            .map(V1Request)
+            .map_err(|e| ApiError::invalid(e.to_string()))
+    }
 }
 
-/// Reads a JSON body into `T`; an error names the member (`a.b[2]`).
-pub(crate) fn from_json<T: serde::de::DeserializeOwned>(raw: &[u8]) -> Result<T, ApiError> {
-    let de = &mut serde_json::Deserializer::from_slice(raw);
-    serde_path_to_error::deserialize(de).map_err(|e| {
+/// A typed wire body: UTF-8, JSON with no key repeated in any object (the
+/// guardrail and the agent could read different values), read into `T`
+/// from the one parse; an error names the member (`a.b[2]`). Any problem
+/// is a 400 `invalid_request`.
+#[derive(Debug)]
+pub(crate) struct Wire<T>(pub(crate) T);
+
+impl<T: serde::de::DeserializeOwned> FromRequest<Arc<Service>> for Wire<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, service: &Arc<Service>) -> Result<Self, ApiError> {
+        let Body(raw) = Body::from_request(request, service).await?;
+        let value = palisade_engine::parse_json(utf8(&raw)?)
+            .map_err(|e| ApiError::invalid(e.to_string()))?;
+        typed(value).map(Wire)
+    }
+}
+
+/// The body as text; not UTF-8 is a 400.
+pub(crate) fn utf8(raw: &[u8]) -> Result<&str, ApiError> {
+    std::str::from_utf8(raw).map_err(|_| ApiError::invalid("the body is not UTF-8"))
+}
+
+/// Reads a parsed JSON body into `T`; an error names the member (`a.b[2]`).
+pub(crate) fn typed<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
         let at = e.path().to_string();
         ApiError::invalid(if at == "." {
             e.inner().to_string()

@@ -138,24 +138,26 @@ fn wrong(field: impl Into<String>, expected: &'static str) -> RequestProblem {
 
 /// Reads a hosted request body.
 fn parse(body: &[u8]) -> Result<HostedCheck, RequestProblem> {
-    serde_json::from_slice::<serde::de::IgnoredAny>(body)
-        .map_err(|e| RequestProblem::NotJson(e.to_string()))?;
-    // The guardrail and the agent may read different values of a repeated
-    // key: refused anywhere in the body, as on every transport.
-    if let Err(e) = std::str::from_utf8(body)
-        .map_err(|e| e.to_string())
-        .and_then(|t| palisade_engine::parse_json(t).map_err(|e| e.to_string()))
-    {
-        return Err(RequestProblem::Repeated(e));
-    }
+    let text = std::str::from_utf8(body)
+        .map_err(|_| RequestProblem::NotJson("the body is not UTF-8".to_owned()))?;
+    // Read once: the syntax, then a key repeated anywhere in the body (the
+    // guardrail and the agent may read different values of it: refused,
+    // as on every transport), then the fields from the parsed value.
+    let value = palisade_engine::parse_json(text).map_err(|e| match &e {
+        palisade_engine::RequestError::Malformed { message, .. }
+            if message.starts_with("invalid JSON: ") =>
+        {
+            RequestProblem::NotJson(message.trim_start_matches("invalid JSON: ").to_owned())
+        }
+        _ => RequestProblem::Repeated(e.to_string()),
+    })?;
     // A struct would also be read from an array of its members' values.
-    if body.trim_ascii_start().first() != Some(&b'{') {
+    if !value.is_object() {
         return Err(RequestProblem::NotJson(
             "found another JSON value".to_owned(),
         ));
     }
-    let de = &mut serde_json::Deserializer::from_slice(body);
-    let request: HostedCheckRequest = serde_path_to_error::deserialize(de).map_err(|e| {
+    let request: HostedCheckRequest = serde_path_to_error::deserialize(value).map_err(|e| {
         let field = e.path().to_string();
         match field.as_str() {
             "." => RequestProblem::NotJson(e.inner().to_string()),

@@ -18,9 +18,8 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use palisade_engine::parse_request;
 
-use crate::api::{AdminScope, ApiError, Authorized, Body, from_json, refuse_repeated_keys};
+use crate::api::{AdminScope, ApiError, Authorized, V1Request, Wire};
 use crate::service::Service;
 use crate::wire::{
     AuditPage, AutogenEvaluate, AutogenResult, Health, PolicyCheck, PolicyView, Reloaded,
@@ -69,10 +68,8 @@ pub fn router(service: Arc<Service>) -> Router {
 async fn check(
     State(service): State<Arc<Service>>,
     Authorized(caller, ..): Authorized,
-    Body(raw): Body,
+    V1Request(request): V1Request,
 ) -> Result<Response, ApiError> {
-    let text = std::str::from_utf8(&raw).map_err(|_| ApiError::invalid("the body is not UTF-8"))?;
-    let request = parse_request(text).map_err(|e| ApiError::invalid(e.to_string()))?;
     let decision = service.decide(&caller, &request).await?;
     Ok(axum::Json(decision).into_response())
 }
@@ -183,15 +180,9 @@ async fn audit(
 async fn autogen(
     State(service): State<Arc<Service>>,
     Authorized(caller, ..): Authorized,
-    Body(raw): Body,
+    Wire(evaluate): Wire<AutogenEvaluate>,
 ) -> Result<axum::Json<AutogenResult>, ApiError> {
     use crate::dialect::autogen;
-    // A repeated key (in `args` or anywhere) is refused as on every
-    // transport; a body that is not JSON gets the reader's error below.
-    if serde_json::from_slice::<serde::de::IgnoredAny>(&raw).is_ok() {
-        refuse_repeated_keys(&raw)?;
-    }
-    let evaluate: AutogenEvaluate = from_json(&raw)?;
     let request = autogen::request(&evaluate);
     let decision = service.decide(&caller, &request).await?;
     Ok(axum::Json(autogen::result(&decision)))

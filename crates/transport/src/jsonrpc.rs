@@ -28,7 +28,7 @@ use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use palisade_engine::{RequestError, parse_json, parse_request};
+use palisade_engine::{RequestError, parse_json, parse_request_value};
 use palisade_protocol::{CheckRequest, Decision};
 use serde::Serialize;
 use serde_json::Value;
@@ -267,7 +267,7 @@ async fn run(service: &Service, caller: &Caller, call: &Call) -> Result<Value, R
 fn v1_request(params: Option<&Value>) -> Result<CheckRequest, RpcError> {
     match params {
         Some(p @ Value::Object(_)) => {
-            parse_request(&p.to_string()).map_err(|e| RpcError::params(&e))
+            parse_request_value(p).map_err(|e| RpcError::params(&e))
         }
         _ => Err(RpcError::InvalidParams {
             field: String::new(),

@@ -27,7 +27,7 @@ use axum::http::request::Parts;
 use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
-use palisade_engine::parse_request;
+use palisade_engine::parse_request_value;
 use palisade_protocol::{CheckRequest, Decision};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -348,7 +348,7 @@ impl Tools {
         context: &RequestContext<RoleServer>,
         arguments: JsonObject,
     ) -> CallToolResult {
-        let request = match parse_request(&Value::Object(arguments).to_string()) {
+        let request = match parse_request_value(&Value::Object(arguments)) {
             Ok(r) => r,
             Err(e) => return tool_error(format!("invalid arguments: {e}")),
         };

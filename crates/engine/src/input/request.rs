@@ -49,6 +49,58 @@ pub fn parse_request(text: &str) -> Result<CheckRequest, RequestError> {
     Ok(request)
 }
 
+/// Reads a v1 request from JSON already parsed — a JSON-RPC call's
+/// `params`, an MCP tool's arguments — without writing it out and parsing
+/// it again. Repeated keys cannot be seen in a `Value`: the caller refuses
+/// them when it parses its message ([`parse_json`]). Errors are as
+/// [`parse_request`]'s.
+///
+/// ```
+/// let value = serde_json::json!({"tool": {"name": 5}});
+/// let err = palisade_engine::parse_request_value(&value).unwrap_err();
+/// assert_eq!(err.pointer(), "/tool/name");
+/// ```
+pub fn parse_request_value(value: &serde_json::Value) -> Result<CheckRequest, RequestError> {
+    if !value.is_object() {
+        return Err(RequestError::Malformed {
+            pointer: String::new(),
+            message: "a request must be a JSON object".into(),
+        });
+    }
+    let mut unknown = Vec::new();
+    let mut request: CheckRequest = serde_ignored::deserialize(value, |path| {
+        if unknown.len() < MAX_UNKNOWN_FIELDS {
+            unknown.push(ignored_pointer(&path));
+        }
+    })
+    .map_err(|_| match serde_path_to_error::deserialize::<_, CheckRequest>(value) {
+        Ok(_) => RequestError::Malformed {
+            pointer: String::new(),
+            message: "malformed request".to_owned(),
+        },
+        Err(e) => RequestError::Malformed {
+            pointer: path_pointer(e.path()),
+            message: without_type_names(&e.into_inner().to_string()),
+        },
+    })?;
+    request.unknown_fields = unknown;
+    Ok(request)
+}
+
+/// The JSON pointer of a path serde followed.
+fn path_pointer(path: &serde_path_to_error::Path) -> String {
+    let mut ptr = String::new();
+    for seg in path.iter() {
+        match seg {
+            Segment::Seq { index } => pointer::push_index(&mut ptr, *index),
+            Segment::Map { key } => pointer::push(&mut ptr, key),
+            Segment::Enum { variant } => pointer::push(&mut ptr, variant),
+            Segment::Unknown => {}
+        }
+    }
+    ptr
+}
+
 /// How many unknown members one request reports (the first ones read).
 pub(crate) const MAX_UNKNOWN_FIELDS: usize = 32;
 
@@ -118,15 +170,7 @@ fn explain(text: &str) -> RequestError {
             }
         }
         Err(e) => {
-            let mut ptr = String::new();
-            for seg in e.path().iter() {
-                match seg {
-                    Segment::Seq { index } => pointer::push_index(&mut ptr, *index),
-                    Segment::Map { key } => pointer::push(&mut ptr, key),
-                    Segment::Enum { variant } => pointer::push(&mut ptr, variant),
-                    Segment::Unknown => {}
-                }
-            }
+            let ptr = path_pointer(e.path());
             let inner = e.into_inner();
             let message = if inner.is_syntax() || inner.is_eof() {
                 format!("invalid JSON: {inner}")
@@ -166,6 +210,26 @@ fn without_type_names(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A request read from a parsed value is the one read from its text,
+    /// unknown members and errors included.
+    #[test]
+    fn a_parsed_value_reads_as_its_text() {
+        for text in [
+            r#"{"stage": "tool_use", "tool": {"name": "bash", "arguments": {"command": "ls"}}, "extra": {"x": 1}}"#,
+            r#"{"content": "hi", "sessionId": "s", "context": {"cwd": "/w"}}"#,
+        ] {
+            let from_text = parse_request(text).unwrap();
+            let from_value = parse_request_value(&serde_json::from_str(text).unwrap()).unwrap();
+            assert_eq!(from_value, from_text, "{text}");
+            assert_eq!(from_value.unknown_fields, from_text.unknown_fields, "{text}");
+        }
+        for text in [r#"{"tool": "bash"}"#, r#"{"action": {"targets": [{"uri": 7}]}}"#, "[1]"] {
+            let a = parse_request(text).unwrap_err();
+            let b = parse_request_value(&serde_json::from_str(text).unwrap()).unwrap_err();
+            assert_eq!(a.pointer(), b.pointer(), "{text}");
+        }
+    }
 
     #[test]
     fn errors_name_the_field_and_no_rust_types() {
