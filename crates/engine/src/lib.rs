@@ -4,10 +4,6 @@
 #![deny(clippy::indexing_slicing)]
 
 mod condition;
-#[allow(
-    dead_code,
-    reason = "parts of the detector table are only used by its tests"
-)]
 mod detect;
 mod engine;
 mod error;

@@ -14,7 +14,6 @@ use super::tree::{lit, rep, uni};
 pub(super) static PLANS: &[Embedded] = &[
     Embedded {
         id: "aws_access_key_id",
-        part: 0,
         source: 0x0fe02b2502f3b96b,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![lit(b"AKIA"), lit(b"ASIA"), lit(b"ABIA"), lit(b"ACCA")]), rep(16, Some(16), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xea24e23d32053235,
@@ -25,7 +24,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "aws_secret_access_key",
-        part: 0,
         source: 0xc790dfb697053b23,
         hir: || Hir::concat(vec![Hir::alternation(vec![Hir::concat(vec![Hir::look(Look::WordUnicode), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{57}', '\u{57}'), ('\u{77}', '\u{77}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}'), ('\u{22}', '\u{22}'), ('\u{27}', '\u{27}'), ('\u{2c}', '\u{2f}'), ('\u{3a}', '\u{3b}'), ('\u{3d}', '\u{3d}'), ('\u{5f}', '\u{5f}')])]), Hir::concat(vec![uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')])])]), rep(0, Some(80), false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{10ffff}')])), uni(&[('\u{0}', '\u{2a}'), ('\u{2c}', '\u{2c}'), ('\u{2e}', '\u{2e}'), ('\u{3a}', '\u{40}'), ('\u{5b}', '\u{5e}'), ('\u{60}', '\u{60}'), ('\u{7b}', '\u{10ffff}')]), rep(40, None, true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2d}', '\u{2d}'), ('\u{2f}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')])), rep(0, None, true, lit(b"="))]),
         tree: 0xb1448c59a2859952,
@@ -36,7 +34,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "gcp_api_key",
-        part: 0,
         source: 0xeb7d2ff213c25e56,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"AIza"), rep(35, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x7dba4546d415222c,
@@ -47,7 +44,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "gcp_oauth_client_secret",
-        part: 0,
         source: 0x20c24774fb92df12,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"GOCSPX-"), rep(28, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0xe71151ca8ab605ce,
@@ -58,7 +54,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "gcp_oauth_access_token",
-        part: 0,
         source: 0x2a632a6105fec49b,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"ya29."), rep(30, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0xd1fa450cf05457f6,
@@ -69,7 +64,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "azure_storage_key",
-        part: 0,
         source: 0x5538e10340518a8e,
         hir: || Hir::concat(vec![Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{5a}', '\u{5a}'), ('\u{7a}', '\u{7a}')]), uni(&[('\u{55}', '\u{55}'), ('\u{75}', '\u{75}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')])]), Hir::concat(vec![uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), uni(&[('\u{4f}', '\u{4f}'), ('\u{6f}', '\u{6f}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{47}', '\u{47}'), ('\u{67}', '\u{67}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')])]), Hir::concat(vec![uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), uni(&[('\u{4f}', '\u{4f}'), ('\u{6f}', '\u{6f}')]), uni(&[('\u{55}', '\u{55}'), ('\u{75}', '\u{75}')]), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), rep(0, Some(1), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{5f}', '\u{5f}')])), uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')])])]), rep(0, Some(80), false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{10ffff}')])), uni(&[('\u{0}', '\u{2a}'), ('\u{2c}', '\u{2e}'), ('\u{3a}', '\u{40}'), ('\u{5b}', '\u{60}'), ('\u{7b}', '\u{10ffff}')]), rep(86, Some(86), true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2f}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), lit(b"==")]),
         tree: 0xed7c53c2ad963f86,
@@ -80,7 +74,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "azure_client_secret",
-        part: 0,
         source: 0x8c86494f45dc05a0,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), rep(3, Some(3), true, uni(&[('\u{2d}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}'), ('\u{7e}', '\u{7e}')])), uni(&[('\u{30}', '\u{39}')]), lit(b"Q~"), rep(34, None, true, uni(&[('\u{2d}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}'), ('\u{7e}', '\u{7e}')]))]),
         tree: 0x512996e3bad205a0,
@@ -91,7 +84,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "digitalocean_token",
-        part: 0,
         source: 0x04a378470d0616cc,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"do"), uni(&[('\u{6f}', '\u{70}'), ('\u{72}', '\u{72}')]), lit(b"_v1_"), rep(64, Some(64), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x2b7727d99075e852,
@@ -102,7 +94,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "github_pat",
-        part: 0,
         source: 0xae2b99974559e5fa,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"ghp_"), rep(36, Some(36), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x3ef4d7ac356059f4,
@@ -113,7 +104,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "github_oauth_token",
-        part: 0,
         source: 0x52b010055af21143,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"gho_"), rep(36, Some(36), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xf27a5066c8d26a35,
@@ -124,7 +114,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "github_app_token",
-        part: 0,
         source: 0x8bd240686b6acbb2,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"gh"), uni(&[('\u{73}', '\u{73}'), ('\u{75}', '\u{75}')]), lit(b"_"), rep(36, Some(36), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x4fe755035817d79c,
@@ -135,7 +124,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "github_refresh_token",
-        part: 0,
         source: 0xc0dcfd03fc1796e8,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"ghr_"), rep(36, Some(36), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x4eca9af1f0a257c6,
@@ -146,7 +134,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "github_fine_grained_pat",
-        part: 0,
         source: 0x38a7301c49bb3de2,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"github_pat_"), rep(22, Some(22), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), lit(b"_"), rep(59, Some(59), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x343aa5628298788d,
@@ -157,7 +144,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "gitlab_pat",
-        part: 0,
         source: 0x3c605b428d9dbd7d,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"glpat-"), rep(20, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')])), rep(0, None, true, Hir::concat(vec![lit(b"."), rep(1, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]))]),
         tree: 0x0f2a043b88745f42,
@@ -168,7 +154,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "gitlab_runner_token",
-        part: 0,
         source: 0xa85fbdb5904a6142,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![lit(b"glrt-"), lit(b"GR1348941")]), rep(20, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0xc48593e0242609bb,
@@ -179,7 +164,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "npm_token",
-        part: 0,
         source: 0x732ed0ee459f41fe,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"npm_"), rep(36, Some(36), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xe3b0f5af3bcb8140,
@@ -190,7 +174,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "pypi_token",
-        part: 0,
         source: 0xb6b1ed1584bcda66,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"pypi-AgE"), rep(50, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x1dd9c8f051bb02ba,
@@ -201,7 +184,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "slack_token",
-        part: 0,
         source: 0x435056b63a8786e4,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![Hir::concat(vec![lit(b"xox"), uni(&[('\u{61}', '\u{62}'), ('\u{65}', '\u{65}'), ('\u{6f}', '\u{70}'), ('\u{72}', '\u{73}')])]), lit(b"xapp")]), lit(b"-"), rep(1, Some(5), true, Hir::concat(vec![rep(1, None, true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), lit(b"-")])), rep(6, None, true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0xb23a8f0af624299c,
@@ -212,7 +194,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "slack_webhook_url",
-        part: 0,
         source: 0x3d7a243eb3c356ff,
         hir: || Hir::concat(vec![lit(b"https://hooks.slack.com/"), Hir::alternation(vec![lit(b"services"), lit(b"workflows"), lit(b"triggers")]), lit(b"/"), rep(20, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{2f}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0xc4455a77c8310bb8,
@@ -223,7 +204,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "discord_bot_token",
-        part: 0,
         source: 0xe46f7785af045788,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![Hir::concat(vec![lit(b"M"), uni(&[('\u{54}', '\u{54}'), ('\u{6a}', '\u{6a}'), ('\u{7a}', '\u{7a}')])]), Hir::concat(vec![lit(b"N"), uni(&[('\u{44}', '\u{44}'), ('\u{54}', '\u{54}'), ('\u{6a}', '\u{6a}'), ('\u{7a}', '\u{7a}')])]), Hir::concat(vec![lit(b"O"), uni(&[('\u{44}', '\u{44}'), ('\u{54}', '\u{54}')])])]), uni(&[('\u{41}', '\u{41}'), ('\u{45}', '\u{45}'), ('\u{49}', '\u{49}'), ('\u{4d}', '\u{4d}'), ('\u{51}', '\u{51}'), ('\u{55}', '\u{55}'), ('\u{59}', '\u{59}'), ('\u{63}', '\u{63}'), ('\u{67}', '\u{67}'), ('\u{6b}', '\u{6b}')]), uni(&[('\u{30}', '\u{35}'), ('\u{77}', '\u{7a}')]), rep(20, Some(24), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')])), lit(b"."), rep(6, Some(6), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')])), lit(b"."), rep(27, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x0786e9467b3e046a,
@@ -234,7 +214,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "telegram_bot_token",
-        part: 0,
         source: 0x8844ef1c55f8d986,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), rep(8, Some(10), true, uni(&[('\u{30}', '\u{39}')])), lit(b":AA"), rep(33, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x884d661d5aa86c83,
@@ -245,7 +224,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "twilio_api_key",
-        part: 0,
         source: 0x4e5c97e6e0661e02,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"SK"), rep(32, Some(32), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x2a2d90135a11e5f8,
@@ -256,7 +234,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "sendgrid_api_key",
-        part: 0,
         source: 0x43a069fba64285bc,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"SG."), rep(22, Some(22), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')])), lit(b"."), rep(43, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x97f258327bcbaa71,
@@ -267,7 +244,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "mailgun_api_key",
-        part: 0,
         source: 0x8e1c9681125d9146,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"key-"), rep(32, Some(32), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x411e4cee3911f006,
@@ -278,7 +254,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "mailchimp_api_key",
-        part: 0,
         source: 0xdd76822d57179236,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), rep(32, Some(32), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), lit(b"-us"), rep(1, Some(2), true, uni(&[('\u{30}', '\u{39}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x035835dfa22cad9e,
@@ -289,7 +264,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "stripe_secret_key",
-        part: 0,
         source: 0xfe6f245248c9a7fa,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"sk_live_"), rep(20, Some(247), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x0d9c6b06b5e40659,
@@ -300,7 +274,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "stripe_restricted_key",
-        part: 0,
         source: 0x2d974f034028fca5,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"rk_live_"), rep(20, Some(247), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xbc802e4d303b8176,
@@ -311,7 +284,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "stripe_webhook_secret",
-        part: 0,
         source: 0x056b98f1da24c912,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"whsec_"), rep(32, None, true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2f}', '\u{39}'), ('\u{3d}', '\u{3d}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x59c765ffaa683936,
@@ -322,7 +294,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "shopify_token",
-        part: 0,
         source: 0x7741fe1f57102368,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"shp"), Hir::alternation(vec![lit(b"at"), lit(b"ca"), lit(b"pa"), lit(b"ss")]), lit(b"_"), rep(32, Some(32), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{46}'), ('\u{61}', '\u{66}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xfb2a9630155af766,
@@ -333,7 +304,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "openai_api_key",
-        part: 0,
         source: 0xa310d569432cb93b,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"sk-"), Hir::alternation(vec![Hir::concat(vec![rep(0, Some(1), true, Hir::concat(vec![Hir::alternation(vec![lit(b"proj"), lit(b"svcacct"), lit(b"admin")]), lit(b"-")])), rep(0, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')])), lit(b"T3BlbkFJ"), rep(1, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]), Hir::concat(vec![Hir::alternation(vec![lit(b"proj"), lit(b"svcacct"), lit(b"admin")]), lit(b"-"), rep(40, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))])])]),
         tree: 0x7387b25ecf99dfed,
@@ -344,7 +314,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "anthropic_api_key",
-        part: 0,
         source: 0xac1769cc7b5f329f,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"sk-ant-"), Hir::alternation(vec![lit(b"api"), lit(b"admin"), lit(b"oat"), lit(b"ort")]), rep(2, Some(2), true, uni(&[('\u{30}', '\u{39}')])), lit(b"-"), rep(80, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x7d583f708870075b,
@@ -355,7 +324,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "huggingface_token",
-        part: 0,
         source: 0x13eee0c9cfe8d349,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![lit(b"hf_"), lit(b"api_org_")]), rep(34, Some(34), true, uni(&[('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x2874a14724a269a0,
@@ -366,7 +334,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "groq_api_key",
-        part: 0,
         source: 0xa3858e7e113023d6,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"gsk_"), rep(52, Some(52), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x22f503c8144aae92,
@@ -377,7 +344,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "vault_token",
-        part: 0,
         source: 0x7742ce868f6f3334,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"hv"), uni(&[('\u{62}', '\u{62}'), ('\u{72}', '\u{73}')]), lit(b"."), rep(24, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0xaf19df3806ea6603,
@@ -388,7 +354,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "databricks_token",
-        part: 0,
         source: 0x12019573f69bd784,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"dapi"), rep(32, Some(32), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), rep(0, Some(1), true, Hir::concat(vec![lit(b"-"), uni(&[('\u{30}', '\u{39}')])])), Hir::look(Look::WordUnicode)]),
         tree: 0xa28114bd8996f403,
@@ -399,7 +364,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "pulumi_access_token",
-        part: 0,
         source: 0x1256618cfcdcd447,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"pul-"), rep(40, Some(40), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x407de436dfb56b08,
@@ -410,7 +374,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "doppler_token",
-        part: 0,
         source: 0x90107dcb10242d36,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"dp."), Hir::alternation(vec![lit(b"pt"), lit(b"st"), lit(b"sa"), lit(b"ct"), lit(b"scim"), lit(b"audit")]), lit(b"."), rep(40, Some(44), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x1db2f915821987bc,
@@ -421,7 +384,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "postman_api_key",
-        part: 0,
         source: 0x1e236b203a55a0bb,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"PMAK-"), rep(24, Some(24), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), lit(b"-"), rep(34, Some(34), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xbcb8b785031854af,
@@ -432,7 +394,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "grafana_token",
-        part: 0,
         source: 0x37dc9dfc3e5a3138,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![Hir::concat(vec![lit(b"glsa_"), rep(32, Some(32), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), lit(b"_"), rep(8, Some(8), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{46}'), ('\u{61}', '\u{66}')])), Hir::look(Look::WordUnicode)]), Hir::concat(vec![lit(b"glc_"), rep(32, None, true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2f}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), rep(0, Some(2), true, lit(b"="))])])]),
         tree: 0xcdeaaa808a1e9f66,
@@ -443,7 +404,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "new_relic_key",
-        part: 0,
         source: 0xce5d64a1a0eae3f7,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"NRAK-"), rep(27, Some(27), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x7fa9f04628ef7ba6,
@@ -454,7 +414,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "linear_api_key",
-        part: 0,
         source: 0x46d5869ada161754,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"lin_api_"), rep(40, Some(40), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xc9e64a91d307838d,
@@ -465,7 +424,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "sentry_token",
-        part: 0,
         source: 0x3a5b0c7a4891c408,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"sntry"), uni(&[('\u{73}', '\u{73}'), ('\u{75}', '\u{75}')]), lit(b"_"), rep(40, None, true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2f}', '\u{39}'), ('\u{3d}', '\u{3d}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0xd5dd0c07568241c4,
@@ -476,7 +434,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "onepassword_token",
-        part: 0,
         source: 0xc198a41aaeeb565b,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"ops_eyJ"), rep(250, None, true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2f}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), rep(0, Some(3), true, lit(b"="))]),
         tree: 0xa31749ed12afc2f7,
@@ -487,7 +444,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "alibaba_access_key_id",
-        part: 0,
         source: 0x9acfccbea453f990,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"LTAI"), rep(12, Some(20), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x5928543aa35e14bc,
@@ -498,7 +454,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "atlassian_api_token",
-        part: 0,
         source: 0x3a623fe037734bec,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"ATATT3"), rep(186, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{3d}', '\u{3d}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x8b81625ad5523464,
@@ -509,7 +464,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "clojars_token",
-        part: 0,
         source: 0x4d8351c9284f2a42,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"CLOJARS_"), rep(60, None, true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0xb24ce1aba82b901d,
@@ -520,7 +474,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "dynatrace_token",
-        part: 0,
         source: 0xdc5a6cd3dfd67d4b,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"dt0c01."), rep(24, Some(24), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}')])), lit(b"."), rep(64, Some(64), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xe436d7fdb1c03750,
@@ -531,7 +484,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "easypost_api_key",
-        part: 0,
         source: 0x3552c3d4dd79d71b,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"EZAK"), rep(54, None, true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x10b6f6356edffe21,
@@ -542,7 +494,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "flyio_token",
-        part: 0,
         source: 0xd50362cca8d9858d,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![Hir::concat(vec![lit(b"fo1_"), rep(43, Some(43), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]), Hir::concat(vec![lit(b"fm"), uni(&[('\u{31}', '\u{32}')]), rep(0, Some(1), true, uni(&[('\u{61}', '\u{61}'), ('\u{72}', '\u{72}')])), lit(b"_"), rep(100, None, true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2f}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), rep(0, Some(3), true, lit(b"="))])])]),
         tree: 0x2744835267e11a99,
@@ -553,7 +504,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "gitlab_token",
-        part: 0,
         source: 0xc7c7794fcc56f5df,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"gl"), Hir::alternation(vec![lit(b"dt"), lit(b"ft"), lit(b"soat"), lit(b"cbt"), lit(b"ptt"), lit(b"imt"), lit(b"agent"), lit(b"oas")]), lit(b"-"), rep(20, None, true, uni(&[('\u{2d}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x366ab09e4d74b859,
@@ -564,7 +514,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "heroku_api_key",
-        part: 0,
         source: 0xe5584776137a661f,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"HRKU-AA"), rep(58, Some(58), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x9f9b54fa78fb0602,
@@ -575,7 +524,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "notion_token",
-        part: 0,
         source: 0x10f01b85ad92517e,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"ntn_"), rep(11, Some(11), true, uni(&[('\u{30}', '\u{39}')])), rep(35, Some(35), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x203ea82a212134b4,
@@ -586,7 +534,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "openshift_token",
-        part: 0,
         source: 0x832c76819dc52de7,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"sha256~"), rep(43, Some(43), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xcbd446aeacafa720,
@@ -597,7 +544,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "perplexity_api_key",
-        part: 0,
         source: 0x345f82aefdc389e8,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"pplx-"), rep(48, Some(48), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xc6200c9e19d87556,
@@ -608,7 +554,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "planetscale_token",
-        part: 0,
         source: 0x5869047376028d08,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"pscale_"), Hir::alternation(vec![lit(b"tkn"), lit(b"oauth"), lit(b"pw")]), lit(b"_"), rep(32, Some(64), true, uni(&[('\u{2d}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{3d}', '\u{3d}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x02dc94ae450ccedf,
@@ -619,7 +564,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "prefect_api_key",
-        part: 0,
         source: 0x06f02287dd463066,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"pnu_"), rep(36, Some(36), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x413537d52ba34204,
@@ -630,7 +574,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "rubygems_api_key",
-        part: 0,
         source: 0x8fca0a8fdfa7b26c,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"rubygems_"), rep(48, Some(48), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xc44cef546765febe,
@@ -641,7 +584,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "brevo_api_key",
-        part: 0,
         source: 0xb64cb4b9c604db0f,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"xkeysib-"), rep(64, Some(64), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), lit(b"-"), rep(16, Some(16), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x8f3fe0d18cf39708,
@@ -652,7 +594,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "shippo_token",
-        part: 0,
         source: 0x67b94b5103a247b6,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"shippo_live_"), rep(40, Some(40), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{46}'), ('\u{61}', '\u{66}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x7429e072be5d69ab,
@@ -663,7 +604,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "square_token",
-        part: 0,
         source: 0x53dc9117827acef5,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![Hir::concat(vec![lit(b"EAAA"), rep(60, Some(60), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]), Hir::concat(vec![lit(b"sq0atp-"), rep(22, Some(22), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]), Hir::concat(vec![lit(b"sq0csp-"), rep(43, Some(43), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))])]), Hir::look(Look::WordUnicode)]),
         tree: 0x562076284e5ca848,
@@ -674,7 +614,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "docker_hub_token",
-        part: 0,
         source: 0x39b28a8a079af923,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"dckr_"), Hir::alternation(vec![lit(b"pat"), lit(b"oat")]), lit(b"_"), rep(27, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0xb6e422802387e3ae,
@@ -685,7 +624,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "xai_api_key",
-        part: 0,
         source: 0xd8762fccc6522c70,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"xai-"), rep(80, Some(80), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x9eb9bdd03f6dd3d1,
@@ -696,7 +634,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "openrouter_api_key",
-        part: 0,
         source: 0x4d0fd41e7a2e4742,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"sk-or-v1-"), rep(64, Some(64), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xfe0c7acbb159dd82,
@@ -707,7 +644,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "langsmith_api_key",
-        part: 0,
         source: 0xa56592e56a5b770b,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"lsv2_"), Hir::alternation(vec![lit(b"pt"), lit(b"sk")]), lit(b"_"), rep(32, Some(32), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), lit(b"_"), rep(10, Some(10), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x421fb74f2a70b9af,
@@ -718,7 +654,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "tavily_api_key",
-        part: 0,
         source: 0xc1adf6723eccd995,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"tvly-"), rep(0, Some(1), true, Hir::alternation(vec![lit(b"dev-"), lit(b"prod-")])), rep(32, Some(32), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x5538fdb52e0ceaaf,
@@ -729,7 +664,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "replicate_api_token",
-        part: 0,
         source: 0x84b7b6f56f783a62,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"r8_"), rep(37, Some(37), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x41e29e557170fe5e,
@@ -740,7 +674,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "artifactory_token",
-        part: 0,
         source: 0x5cd9139421c0222b,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![Hir::concat(vec![lit(b"AKCp"), rep(69, Some(69), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')]))]), Hir::concat(vec![lit(b"cmVmdGtu"), rep(56, Some(56), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')]))])]), Hir::look(Look::WordUnicode)]),
         tree: 0xf87a8adc8ac89f53,
@@ -751,7 +684,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "teams_webhook_url",
-        part: 0,
         source: 0xfe7d0e39396d7f4c,
         hir: || Hir::concat(vec![rep(0, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{61}', '\u{7a}')])), lit(b".webhook.office.com/webhookb2/"), rep(36, Some(36), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), lit(b"@"), rep(36, Some(36), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), lit(b"/IncomingWebhook/"), rep(32, Some(32), true, uni(&[('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')])), lit(b"/"), rep(36, Some(36), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{61}', '\u{66}')]))]),
         tree: 0x7ed8567f41fce87c,
@@ -762,7 +694,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "discord_webhook_url",
-        part: 0,
         source: 0x902a59e2dd8b62be,
         hir: || Hir::concat(vec![lit(b"https://"), rep(0, Some(1), true, Hir::alternation(vec![lit(b"ptb."), lit(b"canary.")])), lit(b"discord"), rep(0, Some(1), true, lit(b"app")), lit(b".com/api/webhooks/"), rep(17, Some(20), true, uni(&[('\u{30}', '\u{39}')])), lit(b"/"), rep(60, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x99aaa9a31d39dd51,
@@ -773,7 +704,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "mapbox_secret_token",
-        part: 0,
         source: 0x21e086e8b1cd762a,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"sk.eyJ"), rep(10, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')])), lit(b"."), rep(22, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x7f230708f58a0c9e,
@@ -784,7 +714,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "age_secret_key",
-        part: 0,
         source: 0x0823bb04f2c31433,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"AGE-SECRET-KEY-1"), rep(58, Some(58), true, uni(&[('\u{30}', '\u{30}'), ('\u{32}', '\u{39}'), ('\u{41}', '\u{41}'), ('\u{43}', '\u{48}'), ('\u{4a}', '\u{4e}'), ('\u{50}', '\u{5a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0x64a05dcfbc0a8956,
@@ -795,7 +724,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "private_key",
-        part: 0,
         source: 0x4d5086874bd04180,
         hir: || Hir::concat(vec![Hir::alternation(vec![Hir::concat(vec![lit(b"-----BEGIN"), rep(0, None, true, uni(&[('\u{20}', '\u{20}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}')])), lit(b"PRIVATE KEY"), rep(0, Some(1), true, lit(b" BLOCK")), lit(b"-----")]), lit(b"---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----"), Hir::concat(vec![lit(b"PuTTY-User-Key-File-"), uni(&[('\u{30}', '\u{39}')]), lit(b": "), rep(0, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{10ffff}')])), rep(0, None, false, Hir::concat(vec![rep(0, Some(1), true, lit(b"\x0d")), lit(b"\x0a"), rep(0, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{10ffff}')]))])), rep(0, Some(1), true, lit(b"\x0d")), lit(b"\x0aPrivate-Lines: "), rep(1, None, true, uni(&[('\u{30}', '\u{39}')]))])]), rep(0, None, true, Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')]), rep(0, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), lit(b": "), rep(0, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{10ffff}')])), rep(0, Some(1), true, lit(b"\x0d")), lit(b"\x0a")]), uni(&[('\u{9}', '\u{d}'), ('\u{20}', '\u{20}'), ('\u{2b}', '\u{2c}'), ('\u{2e}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{41}', '\u{5a}'), ('\u{5c}', '\u{5c}'), ('\u{61}', '\u{7a}'), ('\u{85}', '\u{85}'), ('\u{a0}', '\u{a0}'), ('\u{1680}', '\u{1680}'), ('\u{2000}', '\u{200a}'), ('\u{2028}', '\u{2029}'), ('\u{202f}', '\u{202f}'), ('\u{205f}', '\u{205f}'), ('\u{3000}', '\u{3000}')]), Hir::concat(vec![lit(b"-"), uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])])])), rep(0, Some(1), true, Hir::alternation(vec![Hir::concat(vec![lit(b"-----END"), rep(0, None, true, uni(&[('\u{20}', '\u{20}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}')])), lit(b"PRIVATE KEY"), rep(0, Some(1), true, lit(b" BLOCK")), lit(b"-----")]), lit(b"---- END SSH2 ENCRYPTED PRIVATE KEY ----")]))]),
         tree: 0xe64ad20cb643b143,
@@ -806,7 +734,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "jwt",
-        part: 0,
         source: 0x18a672227d29e8ef,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"eyJ"), rep(10, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')])), lit(b".eyJ"), rep(10, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')])), lit(b"."), rep(0, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))]),
         tree: 0x89a9f699d6f60f28,
@@ -817,7 +744,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "bearer_token",
-        part: 0,
         source: 0x7201f99e13259854,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), uni(&[('\u{42}', '\u{42}'), ('\u{62}', '\u{62}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), rep(16, None, true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2d}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}'), ('\u{7e}', '\u{7e}'), ('\u{17f}', '\u{17f}'), ('\u{212a}', '\u{212a}')])), rep(0, None, true, lit(b"="))]),
         tree: 0xc6c8e2da7e42aa5d,
@@ -828,7 +754,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "basic_auth_header",
-        part: 0,
         source: 0xebf23c0ef696922b,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), uni(&[('\u{42}', '\u{42}'), ('\u{62}', '\u{62}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), rep(8, None, true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2f}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}'), ('\u{17f}', '\u{17f}'), ('\u{212a}', '\u{212a}')])), rep(0, Some(2), true, lit(b"="))]),
         tree: 0xec8017bb369383f5,
@@ -839,7 +764,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "basic_auth_header",
-        part: 1,
         source: 0xebf23c0ef696922b,
         hir: || Hir::concat(vec![rep(0, Some(1), true, lit(b"\\")), lit(b"\""), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{55}', '\u{55}'), ('\u{75}', '\u{75}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), uni(&[('\u{48}', '\u{48}'), ('\u{68}', '\u{68}')]), rep(0, Some(1), true, lit(b"\\")), lit(b"\""), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), lit(b":"), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), rep(0, Some(1), true, lit(b"\\")), lit(b"\""), rep(8, None, true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2f}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}'), ('\u{17f}', '\u{17f}'), ('\u{212a}', '\u{212a}')])), rep(0, Some(2), true, lit(b"="))]),
         tree: 0xe4ac96df43f5ccac,
@@ -850,7 +774,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "url_password",
-        part: 0,
         source: 0x42c33a798c076b30,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), uni(&[('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')]), rep(1, Some(30), true, uni(&[('\u{2b}', '\u{2b}'), ('\u{2d}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), lit(b"://"), rep(0, Some(128), true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{24}', '\u{26}'), ('\u{28}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{3b}', '\u{3b}'), ('\u{3d}', '\u{3d}'), ('\u{41}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')])), lit(b":"), rep(1, Some(128), true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{24}', '\u{26}'), ('\u{28}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{3b}', '\u{3b}'), ('\u{3d}', '\u{3d}'), ('\u{41}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')])), lit(b"@")]),
         tree: 0xd5cd1c4d738e20a1,
@@ -861,7 +784,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "password_assignment",
-        part: 0,
         source: 0xf50e5be679b620a0,
         hir: || Hir::concat(vec![rep(0, None, true, uni(&[('\u{2d}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}'), ('\u{17f}', '\u{17f}'), ('\u{212a}', '\u{212a}')])), Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{50}', '\u{50}'), ('\u{70}', '\u{70}')]), Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{57}', '\u{57}'), ('\u{77}', '\u{77}')]), uni(&[('\u{4f}', '\u{4f}'), ('\u{6f}', '\u{6f}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{44}', '\u{44}'), ('\u{64}', '\u{64}')])]), Hir::concat(vec![uni(&[('\u{57}', '\u{57}'), ('\u{77}', '\u{77}')]), uni(&[('\u{44}', '\u{44}'), ('\u{64}', '\u{64}')])]), Hir::concat(vec![uni(&[('\u{50}', '\u{50}'), ('\u{70}', '\u{70}')]), uni(&[('\u{48}', '\u{48}'), ('\u{68}', '\u{68}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')])])])]), Hir::concat(vec![uni(&[('\u{57}', '\u{57}'), ('\u{77}', '\u{77}')]), uni(&[('\u{44}', '\u{44}'), ('\u{64}', '\u{64}')])])]), rep(0, None, true, uni(&[('\u{2d}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}'), ('\u{17f}', '\u{17f}'), ('\u{212a}', '\u{212a}')]))]), Hir::concat(vec![uni(&[('\u{2d}', '\u{2e}'), ('\u{5f}', '\u{5f}')]), uni(&[('\u{50}', '\u{50}'), ('\u{70}', '\u{70}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')])]), Hir::concat(vec![Hir::look(Look::WordUnicode), uni(&[('\u{50}', '\u{50}'), ('\u{70}', '\u{70}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')])])]), rep(0, Some(1), true, Hir::concat(vec![rep(0, Some(1), true, lit(b"\\")), uni(&[('\u{22}', '\u{22}'), ('\u{27}', '\u{27}')])])), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![lit(b"=>"), lit(b":="), lit(b"="), lit(b":")]), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(6, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(6, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![lit(b"\\\""), rep(6, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{5b}'), ('\u{5d}', '\u{10ffff}')])), lit(b"\\\"")]), rep(6, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{26}'), ('\u{28}', '\u{3a}'), ('\u{3c}', '\u{5b}'), ('\u{5d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])]),
         tree: 0x741fc356697c90ea,
@@ -872,7 +794,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "secret_assignment",
-        part: 0,
         source: 0x1c1e2dbbccdd085a,
         hir: || Hir::concat(vec![rep(0, None, true, uni(&[('\u{2d}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}'), ('\u{17f}', '\u{17f}'), ('\u{212a}', '\u{212a}')])), Hir::alternation(vec![Hir::concat(vec![Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')])]), Hir::concat(vec![uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), uni(&[('\u{4f}', '\u{4f}'), ('\u{6f}', '\u{6f}')]), uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')])]), Hir::concat(vec![uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{50}', '\u{50}'), ('\u{70}', '\u{70}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), rep(0, Some(1), true, uni(&[('\u{2d}', '\u{2e}'), ('\u{5f}', '\u{5f}')])), uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')])]), Hir::concat(vec![uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{50}', '\u{50}'), ('\u{70}', '\u{70}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')])]), Hir::concat(vec![uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), rep(0, Some(1), true, uni(&[('\u{2d}', '\u{2e}'), ('\u{5f}', '\u{5f}')])), uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')])]), Hir::concat(vec![uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{55}', '\u{55}'), ('\u{75}', '\u{75}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), uni(&[('\u{48}', '\u{48}'), ('\u{68}', '\u{68}')]), rep(0, Some(1), true, uni(&[('\u{2d}', '\u{2e}'), ('\u{5f}', '\u{5f}')])), uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')])]), Hir::concat(vec![uni(&[('\u{50}', '\u{50}'), ('\u{70}', '\u{70}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{56}', '\u{56}'), ('\u{76}', '\u{76}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), rep(0, Some(1), true, uni(&[('\u{2d}', '\u{2e}'), ('\u{5f}', '\u{5f}')])), uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')])]), Hir::concat(vec![uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{47}', '\u{47}'), ('\u{67}', '\u{67}')]), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), uni(&[('\u{47}', '\u{47}'), ('\u{67}', '\u{67}')]), rep(0, Some(1), true, uni(&[('\u{2d}', '\u{2e}'), ('\u{5f}', '\u{5f}')])), uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')])]), Hir::concat(vec![uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')]), uni(&[('\u{50}', '\u{50}'), ('\u{70}', '\u{70}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{4f}', '\u{4f}'), ('\u{6f}', '\u{6f}')]), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), rep(0, Some(1), true, uni(&[('\u{2d}', '\u{2e}'), ('\u{5f}', '\u{5f}')])), uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')])]), Hir::concat(vec![uni(&[('\u{4d}', '\u{4d}'), ('\u{6d}', '\u{6d}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), rep(0, Some(1), true, uni(&[('\u{2d}', '\u{2e}'), ('\u{5f}', '\u{5f}')])), uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')])]), Hir::concat(vec![uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{44}', '\u{44}'), ('\u{64}', '\u{64}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{4c}', '\u{4c}'), ('\u{6c}', '\u{6c}')]), rep(0, Some(1), true, uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]))])]), rep(0, None, true, uni(&[('\u{2d}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}'), ('\u{17f}', '\u{17f}'), ('\u{212a}', '\u{212a}')]))]), Hir::concat(vec![uni(&[('\u{2d}', '\u{2e}'), ('\u{5f}', '\u{5f}')]), uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')])]), lit(b"Key")]), rep(0, Some(1), true, Hir::concat(vec![rep(0, Some(1), true, lit(b"\\")), uni(&[('\u{22}', '\u{22}'), ('\u{27}', '\u{27}')])])), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![lit(b"=>"), lit(b":="), lit(b"="), lit(b":")]), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(12, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(12, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![lit(b"\\\""), rep(12, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{5b}'), ('\u{5d}', '\u{10ffff}')])), lit(b"\\\"")]), rep(12, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{2b}'), ('\u{2d}', '\u{3a}'), ('\u{3c}', '\u{5b}'), ('\u{5d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])]),
         tree: 0x9ef8d93cb2a752d7,
@@ -883,7 +804,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "xml_credential",
-        part: 0,
         source: 0x1c45719679efec8c,
         hir: || Hir::concat(vec![Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')])]), Hir::concat(vec![uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{4d}', '\u{4d}'), ('\u{6d}', '\u{6d}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')])])]), lit(b"="), uni(&[('\u{22}', '\u{22}'), ('\u{27}', '\u{27}')]), rep(1, Some(64), true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{26}'), ('\u{28}', '\u{3b}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{10ffff}')])), uni(&[('\u{22}', '\u{22}'), ('\u{27}', '\u{27}')]), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), uni(&[('\u{56}', '\u{56}'), ('\u{76}', '\u{76}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{4c}', '\u{4c}'), ('\u{6c}', '\u{6c}')]), uni(&[('\u{55}', '\u{55}'), ('\u{75}', '\u{75}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), lit(b"="), uni(&[('\u{22}', '\u{22}'), ('\u{27}', '\u{27}')]), rep(6, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{26}'), ('\u{28}', '\u{10ffff}')]))]),
         tree: 0x4f2fa2ee9cd86ccf,
@@ -894,7 +814,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "xml_credential",
-        part: 1,
         source: 0x1c45719679efec8c,
         hir: || Hir::concat(vec![rep(0, None, true, uni(&[('\u{2d}', '\u{2e}'), ('\u{30}', '\u{3a}'), ('\u{3c}', '\u{3c}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}'), ('\u{17f}', '\u{17f}'), ('\u{212a}', '\u{212a}')])), Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{50}', '\u{50}'), ('\u{70}', '\u{70}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), rep(0, Some(1), true, Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{57}', '\u{57}'), ('\u{77}', '\u{77}')]), uni(&[('\u{4f}', '\u{4f}'), ('\u{6f}', '\u{6f}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{44}', '\u{44}'), ('\u{64}', '\u{64}')])]), Hir::concat(vec![uni(&[('\u{57}', '\u{57}'), ('\u{77}', '\u{77}')]), uni(&[('\u{44}', '\u{44}'), ('\u{64}', '\u{64}')])]), Hir::concat(vec![uni(&[('\u{50}', '\u{50}'), ('\u{70}', '\u{70}')]), uni(&[('\u{48}', '\u{48}'), ('\u{68}', '\u{68}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')])])]))]), Hir::concat(vec![uni(&[('\u{50}', '\u{50}'), ('\u{70}', '\u{70}')]), uni(&[('\u{57}', '\u{57}'), ('\u{77}', '\u{77}')]), uni(&[('\u{44}', '\u{44}'), ('\u{64}', '\u{64}')])]), Hir::concat(vec![uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')])]), Hir::concat(vec![uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), uni(&[('\u{4f}', '\u{4f}'), ('\u{6f}', '\u{6f}')]), uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')])]), Hir::concat(vec![uni(&[('\u{4b}', '\u{4b}'), ('\u{6b}', '\u{6b}'), ('\u{212a}', '\u{212a}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')])]), Hir::concat(vec![uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{44}', '\u{44}'), ('\u{64}', '\u{64}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{4c}', '\u{4c}'), ('\u{6c}', '\u{6c}')]), rep(0, Some(1), true, uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]))])]), lit(b">"), rep(6, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{3b}'), ('\u{3d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')])), lit(b"</")]),
         tree: 0x9d5a51a1a7636fcf,
@@ -905,7 +824,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 0,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![rep(0, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{61}', '\u{7a}')])), lit(b"-"), Hir::alternation(vec![lit(b"password"), lit(b"passwd"), lit(b"pass"), lit(b"pwd"), lit(b"passphrase"), lit(b"token"), lit(b"secret"), lit(b"api-key"), lit(b"apikey"), lit(b"access-key"), lit(b"secret-key"), lit(b"client-secret"), lit(b"auth-token")]), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{2c}'), ('\u{2e}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]), rep(3, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0xb2dd9cfc8d2c57b3,
@@ -916,7 +834,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 1,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![lit(b"mysql"), lit(b"mysqldump"), lit(b"mysqladmin"), lit(b"mysqlimport"), lit(b"mysqlshow"), lit(b"mysqlcheck"), lit(b"mysqlslap"), lit(b"mariadb"), lit(b"mariadb-dump"), lit(b"mariadb-admin")]), Hir::look(Look::WordUnicode), rep(0, None, false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{25}'), ('\u{27}', '\u{3a}'), ('\u{3c}', '\u{7b}'), ('\u{7d}', '\u{10ffff}')])), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), lit(b"-p"), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{2c}'), ('\u{2e}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]), rep(3, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0x1e90451876ec0539,
@@ -927,7 +844,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 2,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"7z"), Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), uni(&[('\u{61}', '\u{62}'), ('\u{64}', '\u{65}'), ('\u{68}', '\u{69}'), ('\u{6c}', '\u{6c}'), ('\u{72}', '\u{72}'), ('\u{74}', '\u{75}'), ('\u{78}', '\u{78}')]), rep(0, None, false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{25}'), ('\u{27}', '\u{3a}'), ('\u{3c}', '\u{7b}'), ('\u{7d}', '\u{10ffff}')])), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])]), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), Hir::concat(vec![uni(&[('\u{61}', '\u{61}'), ('\u{72}', '\u{72}')]), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), rep(0, Some(1), true, Hir::concat(vec![rep(0, None, false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{25}'), ('\u{27}', '\u{3a}'), ('\u{3c}', '\u{7b}'), ('\u{7d}', '\u{10ffff}')])), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])]))])]), lit(b"-p"), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{2c}'), ('\u{2e}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]), rep(3, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0x8467a18e2e552b72,
@@ -938,7 +854,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 3,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"login"), Hir::look(Look::WordUnicode), rep(0, None, false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{25}'), ('\u{27}', '\u{3a}'), ('\u{3c}', '\u{7b}'), ('\u{7d}', '\u{10ffff}')])), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), lit(b"-p"), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{2c}'), ('\u{2e}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]), rep(3, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0xa1f5b590cfc53c9d,
@@ -949,7 +864,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 4,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"sshpass"), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), lit(b"-p"), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{2c}'), ('\u{2e}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]), rep(3, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0xbb19736adc695c48,
@@ -960,7 +874,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 5,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![lit(b"curl"), lit(b"wget")]), Hir::look(Look::WordUnicode), rep(0, None, false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{25}'), ('\u{27}', '\u{3a}'), ('\u{3c}', '\u{7b}'), ('\u{7d}', '\u{10ffff}')])), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), Hir::alternation(vec![lit(b"-u"), lit(b"--user")]), Hir::alternation(vec![rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), lit(b"=")]), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(0, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{39}'), ('\u{3b}', '\u{10ffff}')])), lit(b":"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(0, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{39}'), ('\u{3b}', '\u{10ffff}')])), lit(b":"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![rep(0, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{39}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')])), lit(b":"), rep(4, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0x77fd157f7236e6b5,
@@ -971,7 +884,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 6,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"redis-cli"), Hir::look(Look::WordUnicode), rep(0, None, false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{25}'), ('\u{27}', '\u{3a}'), ('\u{3c}', '\u{7b}'), ('\u{7d}', '\u{10ffff}')])), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), lit(b"-a"), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{2c}'), ('\u{2e}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]), rep(3, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0x109aaf02c462b95d,
@@ -982,7 +894,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 7,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"ldap"), Hir::alternation(vec![lit(b"search"), lit(b"add"), lit(b"modify"), lit(b"delete"), lit(b"passwd"), lit(b"whoami"), lit(b"compare"), lit(b"modrdn")]), Hir::look(Look::WordUnicode), rep(0, None, false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{25}'), ('\u{27}', '\u{3a}'), ('\u{3c}', '\u{7b}'), ('\u{7d}', '\u{10ffff}')])), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), lit(b"-w"), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{2c}'), ('\u{2e}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]), rep(3, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0x5ad8ebea915ae006,
@@ -993,7 +904,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 8,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![lit(b"sqlcmd"), lit(b"bcp"), lit(b"osql"), lit(b"isql")]), rep(0, Some(1), true, lit(b".exe")), rep(0, Some(1), true, Hir::concat(vec![uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), rep(0, None, false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{25}'), ('\u{27}', '\u{3a}'), ('\u{3c}', '\u{7b}'), ('\u{7d}', '\u{10ffff}')]))])), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), lit(b"-P"), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{2c}'), ('\u{2e}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]), rep(3, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0x2cd76d1c00d8a7c0,
@@ -1004,7 +914,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 9,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![lit(b"zip"), lit(b"unzip")]), rep(0, Some(1), true, lit(b".exe")), rep(0, Some(1), true, Hir::concat(vec![uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), rep(0, None, false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{25}'), ('\u{27}', '\u{3a}'), ('\u{3c}', '\u{7b}'), ('\u{7d}', '\u{10ffff}')]))])), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), lit(b"-P"), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{2c}'), ('\u{2e}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]), rep(3, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0x1de39530361a8bf2,
@@ -1015,7 +924,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 10,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"mongo"), rep(0, Some(1), true, Hir::alternation(vec![lit(b"sh"), lit(b"dump"), lit(b"restore"), lit(b"import"), lit(b"export")])), Hir::look(Look::WordUnicode), rep(0, None, false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{25}'), ('\u{27}', '\u{3a}'), ('\u{3c}', '\u{7b}'), ('\u{7d}', '\u{10ffff}')])), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), lit(b"-p"), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{2c}'), ('\u{2e}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]), rep(3, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0x9f92e967b472635d,
@@ -1026,7 +934,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 11,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"smbclient"), Hir::look(Look::WordUnicode), rep(0, None, false, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{25}'), ('\u{27}', '\u{3a}'), ('\u{3c}', '\u{7b}'), ('\u{7d}', '\u{10ffff}')])), uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), lit(b"-U"), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(0, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{24}'), ('\u{26}', '\u{10ffff}')])), lit(b"%"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(0, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{24}'), ('\u{26}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"%"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![rep(0, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{24}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')])), lit(b"%"), rep(4, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0x87bbac8f0600565f,
@@ -1037,7 +944,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 12,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), lit(b"-pass"), rep(0, Some(1), true, Hir::alternation(vec![lit(b"in"), lit(b"out")])), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\"pass:"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'pass:"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![lit(b"pass:"), rep(4, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0x3edc017b66351a95,
@@ -1048,7 +954,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credential_argument",
-        part: 13,
         source: 0xd1ea66a2e9920982,
         hir: || Hir::concat(vec![uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]), lit(b"-"), rep(0, Some(1), true, Hir::alternation(vec![lit(b"src"), lit(b"dest")])), Hir::alternation(vec![lit(b"storepass"), lit(b"keypass")]), rep(1, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), Hir::alternation(vec![Hir::concat(vec![lit(b"\""), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{21}'), ('\u{23}', '\u{10ffff}')])), lit(b"\"")]), Hir::concat(vec![lit(b"'"), rep(4, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{26}'), ('\u{28}', '\u{10ffff}')])), lit(b"'")]), Hir::concat(vec![uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{2c}'), ('\u{2e}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]), rep(3, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{21}'), ('\u{23}', '\u{25}'), ('\u{28}', '\u{3a}'), ('\u{3d}', '\u{3d}'), ('\u{3f}', '\u{7b}'), ('\u{7d}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))])])]),
         tree: 0xd315b4c0e5ae5002,
@@ -1059,7 +964,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "email",
-        part: 0,
         source: 0xe805c751037d79ae,
         hir: || Hir::concat(vec![Hir::alternation(vec![Hir::concat(vec![lit(b"//"), rep(0, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{3b}', '\u{3f}'), ('\u{41}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')])), lit(b":"), rep(0, None, true, uni(&[('\u{0}', '\u{8}'), ('\u{e}', '\u{1f}'), ('\u{21}', '\u{2e}'), ('\u{30}', '\u{3f}'), ('\u{41}', '\u{84}'), ('\u{86}', '\u{9f}'), ('\u{a1}', '\u{167f}'), ('\u{1681}', '\u{1fff}'), ('\u{200b}', '\u{2027}'), ('\u{202a}', '\u{202e}'), ('\u{2030}', '\u{205e}'), ('\u{2060}', '\u{2fff}'), ('\u{3001}', '\u{10ffff}')]))]), Hir::concat(vec![Hir::look(Look::WordUnicode), uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')]), rep(0, Some(63), true, uni(&[('\u{25}', '\u{25}'), ('\u{2b}', '\u{2b}'), ('\u{2d}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')]))])]), lit(b"@"), rep(1, None, true, Hir::concat(vec![uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')]), rep(0, Some(1), true, Hir::concat(vec![rep(0, Some(61), true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])])), lit(b".")])), rep(2, Some(24), true, uni(&[('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), Hir::look(Look::WordUnicode)]),
         tree: 0xfd3b91bf572f5503,
@@ -1070,7 +974,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "phone",
-        part: 0,
         source: 0x404b7abe6655e9c4,
         hir: || Hir::alternation(vec![Hir::concat(vec![Hir::look(Look::WordUnicodeNegate), lit(b"+"), uni(&[('\u{31}', '\u{39}')]), rep(6, Some(16), true, Hir::concat(vec![rep(0, Some(1), true, uni(&[('\u{20}', '\u{20}'), ('\u{2d}', '\u{2e}')])), rep(0, Some(1), true, Hir::concat(vec![lit(b"("), rep(1, Some(4), true, uni(&[('\u{30}', '\u{39}')])), lit(b")"), rep(0, Some(1), true, uni(&[('\u{20}', '\u{20}'), ('\u{2d}', '\u{2e}')]))])), uni(&[('\u{30}', '\u{39}')])])), Hir::look(Look::WordUnicode)]), Hir::concat(vec![rep(0, Some(1), true, Hir::concat(vec![Hir::look(Look::WordUnicode), lit(b"1"), rep(0, Some(1), true, uni(&[('\u{20}', '\u{20}'), ('\u{2d}', '\u{2e}')]))])), Hir::alternation(vec![Hir::concat(vec![lit(b"("), uni(&[('\u{32}', '\u{39}')]), rep(2, Some(2), true, uni(&[('\u{30}', '\u{39}')])), lit(b")"), rep(0, Some(1), true, uni(&[('\u{20}', '\u{20}'), ('\u{2d}', '\u{2e}')]))]), Hir::concat(vec![Hir::look(Look::WordUnicode), uni(&[('\u{32}', '\u{39}')]), rep(2, Some(2), true, uni(&[('\u{30}', '\u{39}')])), uni(&[('\u{2d}', '\u{2e}')])])]), uni(&[('\u{32}', '\u{39}')]), rep(2, Some(2), true, uni(&[('\u{30}', '\u{39}')])), uni(&[('\u{20}', '\u{20}'), ('\u{2d}', '\u{2e}')]), rep(4, Some(4), true, uni(&[('\u{30}', '\u{39}')])), Hir::look(Look::WordUnicode)])]),
         tree: 0x887d32f85c32dd8f,
@@ -1081,7 +984,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "credit_card",
-        part: 0,
         source: 0x54044698ac664278,
         hir: || Hir::concat(vec![rep(0, Some(1), true, Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![Hir::concat(vec![rep(2, Some(2), true, uni(&[('\u{41}', '\u{5a}')])), rep(2, Some(2), true, uni(&[('\u{30}', '\u{39}')])), lit(b" ")]), Hir::concat(vec![rep(1, None, true, uni(&[('\u{30}', '\u{39}')])), lit(b".")])])])), Hir::look(Look::WordUnicode), uni(&[('\u{30}', '\u{39}')]), rep(12, None, true, Hir::concat(vec![rep(0, Some(1), true, uni(&[('\u{20}', '\u{20}'), ('\u{2d}', '\u{2d}')])), uni(&[('\u{30}', '\u{39}')])])), rep(0, Some(1), true, Hir::concat(vec![lit(b"."), rep(1, None, true, uni(&[('\u{30}', '\u{39}')]))])), Hir::look(Look::WordUnicode)]),
         tree: 0x4b8dd4c53d94da98,
@@ -1092,7 +994,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "us_ssn",
-        part: 0,
         source: 0x16e416fbf885a58b,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), rep(0, None, true, Hir::concat(vec![rep(1, None, true, uni(&[('\u{30}', '\u{39}')])), lit(b"-")])), rep(3, Some(3), true, uni(&[('\u{30}', '\u{39}')])), lit(b"-"), rep(2, Some(2), true, uni(&[('\u{30}', '\u{39}')])), lit(b"-"), rep(4, Some(4), true, uni(&[('\u{30}', '\u{39}')])), rep(0, None, true, Hir::concat(vec![lit(b"-"), rep(1, None, true, uni(&[('\u{30}', '\u{39}')]))])), Hir::look(Look::WordUnicode)]),
         tree: 0xa42b4816242bd933,
@@ -1103,7 +1004,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "us_ssn",
-        part: 1,
         source: 0x16e416fbf885a58b,
         hir: || Hir::concat(vec![Hir::alternation(vec![Hir::concat(vec![Hir::alternation(vec![Hir::look(Look::WordUnicode), lit(b"_")]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')])]), Hir::concat(vec![Hir::look(Look::WordUnicode), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{4f}', '\u{4f}'), ('\u{6f}', '\u{6f}')]), uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{4c}', '\u{4c}'), ('\u{6c}', '\u{6c}')]), rep(0, Some(1), true, uni(&[('\u{20}', '\u{20}'), ('\u{2d}', '\u{2d}'), ('\u{5f}', '\u{5f}')])), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{43}', '\u{43}'), ('\u{63}', '\u{63}')]), uni(&[('\u{55}', '\u{55}'), ('\u{75}', '\u{75}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{54}', '\u{54}'), ('\u{74}', '\u{74}')]), uni(&[('\u{59}', '\u{59}'), ('\u{79}', '\u{79}')]), rep(0, Some(1), true, Hir::concat(vec![rep(0, Some(1), true, uni(&[('\u{20}', '\u{20}'), ('\u{2d}', '\u{2d}'), ('\u{5f}', '\u{5f}')])), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{55}', '\u{55}'), ('\u{75}', '\u{75}')]), uni(&[('\u{4d}', '\u{4d}'), ('\u{6d}', '\u{6d}')]), uni(&[('\u{42}', '\u{42}'), ('\u{62}', '\u{62}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')])]), Hir::concat(vec![uni(&[('\u{55}', '\u{55}'), ('\u{75}', '\u{75}')]), uni(&[('\u{4d}', '\u{4d}'), ('\u{6d}', '\u{6d}')])]), Hir::concat(vec![uni(&[('\u{4f}', '\u{4f}'), ('\u{6f}', '\u{6f}')]), rep(0, Some(1), true, lit(b"."))])])]))])]), Hir::look(Look::WordUnicode), rep(0, Some(1), true, uni(&[('\u{22}', '\u{22}'), ('\u{27}', '\u{27}')])), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')])), rep(0, Some(1), true, Hir::concat(vec![uni(&[('\u{23}', '\u{23}'), ('\u{3a}', '\u{3a}'), ('\u{3d}', '\u{3d}')]), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}')]))])), rep(0, Some(1), true, Hir::concat(vec![Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')])]), Hir::concat(vec![uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), uni(&[('\u{4f}', '\u{4f}'), ('\u{6f}', '\u{6f}')]), rep(0, Some(1), true, lit(b"."))]), Hir::concat(vec![uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), uni(&[('\u{55}', '\u{55}'), ('\u{75}', '\u{75}')]), uni(&[('\u{4d}', '\u{4d}'), ('\u{6d}', '\u{6d}')]), uni(&[('\u{42}', '\u{42}'), ('\u{62}', '\u{62}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')])]), Hir::concat(vec![uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), uni(&[('\u{55}', '\u{55}'), ('\u{75}', '\u{75}')]), uni(&[('\u{4d}', '\u{4d}'), ('\u{6d}', '\u{6d}')])])]), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}'), ('\u{23}', '\u{23}'), ('\u{3a}', '\u{3a}'), ('\u{3d}', '\u{3d}')]))])), rep(0, Some(1), true, uni(&[('\u{22}', '\u{22}'), ('\u{27}', '\u{27}')])), Hir::alternation(vec![rep(9, Some(9), true, uni(&[('\u{30}', '\u{39}')])), Hir::concat(vec![rep(3, Some(3), true, uni(&[('\u{30}', '\u{39}')])), lit(b" "), rep(2, Some(2), true, uni(&[('\u{30}', '\u{39}')])), lit(b" "), rep(4, Some(4), true, uni(&[('\u{30}', '\u{39}')]))])]), Hir::look(Look::WordUnicode)]),
         tree: 0xf74c45682996aecd,
@@ -1114,7 +1014,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "us_ssn",
-        part: 2,
         source: 0x16e416fbf885a58b,
         hir: || Hir::concat(vec![rep(0, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{10ffff}')])), Hir::alternation(vec![Hir::look(Look::WordUnicode), lit(b"_")]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')]), Hir::look(Look::WordUnicode), rep(0, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{10ffff}')])), rep(0, Some(1), true, Hir::concat(vec![rep(0, Some(1), true, lit(b"\x0d")), lit(b"\x0a"), rep(0, None, true, uni(&[('\u{9}', '\u{9}'), ('\u{20}', '\u{20}'), ('\u{2d}', '\u{2d}'), ('\u{3a}', '\u{3a}'), ('\u{7c}', '\u{7c}')]))])), rep(1, None, true, Hir::concat(vec![rep(0, Some(1), true, lit(b"\x0d")), lit(b"\x0a"), rep(0, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{10ffff}')])), rep(3, Some(3), true, uni(&[('\u{30}', '\u{39}')])), rep(0, Some(1), true, uni(&[('\u{20}', '\u{20}'), ('\u{2d}', '\u{2d}')])), rep(2, Some(2), true, uni(&[('\u{30}', '\u{39}')])), rep(0, Some(1), true, uni(&[('\u{20}', '\u{20}'), ('\u{2d}', '\u{2d}')])), rep(4, Some(4), true, uni(&[('\u{30}', '\u{39}')])), rep(0, None, true, uni(&[('\u{0}', '\u{9}'), ('\u{b}', '\u{c}'), ('\u{e}', '\u{10ffff}')]))]))]),
         tree: 0x94b417afac009fcf,
@@ -1125,7 +1024,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "iban",
-        part: 0,
         source: 0xa5bfbd848dd6c723,
         hir: || Hir::concat(vec![Hir::look(Look::WordUnicode), rep(2, Some(2), true, uni(&[('\u{41}', '\u{5a}')])), rep(2, Some(2), true, uni(&[('\u{30}', '\u{39}')])), Hir::alternation(vec![rep(11, Some(30), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}')])), Hir::concat(vec![rep(2, Some(7), true, Hir::concat(vec![lit(b" "), rep(4, Some(4), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}')]))])), rep(0, Some(1), true, Hir::concat(vec![lit(b" "), rep(1, Some(4), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}')]))]))])]), Hir::look(Look::WordUnicode)]),
         tree: 0xccf155dd971ea71a,
@@ -1136,7 +1034,6 @@ pub(super) static PLANS: &[Embedded] = &[
     },
     Embedded {
         id: "ip_address",
-        part: 0,
         source: 0x65f4010bfeaffb66,
         hir: || Hir::alternation(vec![Hir::concat(vec![Hir::alternation(vec![Hir::concat(vec![Hir::look(Look::WordUnicode), uni(&[('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')]), rep(0, None, true, uni(&[('\u{2d}', '\u{2d}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{5f}', '\u{5f}'), ('\u{61}', '\u{7a}')])), lit(b"/")]), Hir::concat(vec![Hir::look(Look::WordUnicode), Hir::alternation(vec![Hir::concat(vec![uni(&[('\u{56}', '\u{56}'), ('\u{76}', '\u{76}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{4f}', '\u{4f}'), ('\u{6f}', '\u{6f}')]), uni(&[('\u{4e}', '\u{4e}'), ('\u{6e}', '\u{6e}')])]), Hir::concat(vec![uni(&[('\u{56}', '\u{56}'), ('\u{76}', '\u{76}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')])]), uni(&[('\u{56}', '\u{56}'), ('\u{76}', '\u{76}')]), Hir::concat(vec![uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{4c}', '\u{4c}'), ('\u{6c}', '\u{6c}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{53}', '\u{53}'), ('\u{73}', '\u{73}'), ('\u{17f}', '\u{17f}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')])]), Hir::concat(vec![uni(&[('\u{42}', '\u{42}'), ('\u{62}', '\u{62}')]), uni(&[('\u{55}', '\u{55}'), ('\u{75}', '\u{75}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{4c}', '\u{4c}'), ('\u{6c}', '\u{6c}')]), uni(&[('\u{44}', '\u{44}'), ('\u{64}', '\u{64}')])]), Hir::concat(vec![uni(&[('\u{46}', '\u{46}'), ('\u{66}', '\u{66}')]), uni(&[('\u{49}', '\u{49}'), ('\u{69}', '\u{69}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{4d}', '\u{4d}'), ('\u{6d}', '\u{6d}')]), uni(&[('\u{57}', '\u{57}'), ('\u{77}', '\u{77}')]), uni(&[('\u{41}', '\u{41}'), ('\u{61}', '\u{61}')]), uni(&[('\u{52}', '\u{52}'), ('\u{72}', '\u{72}')]), uni(&[('\u{45}', '\u{45}'), ('\u{65}', '\u{65}')])]), Hir::concat(vec![uni(&[('\u{46}', '\u{46}'), ('\u{66}', '\u{66}')]), uni(&[('\u{57}', '\u{57}'), ('\u{77}', '\u{77}')])])]), rep(0, Some(1), true, uni(&[('\u{2e}', '\u{2e}'), ('\u{3a}', '\u{3a}')])), rep(0, Some(1), true, lit(b" "))]), Hir::look(Look::WordUnicode)]), Hir::alternation(vec![Hir::concat(vec![lit(b"25"), uni(&[('\u{30}', '\u{35}')])]), Hir::concat(vec![lit(b"2"), uni(&[('\u{30}', '\u{34}')]), uni(&[('\u{30}', '\u{39}')])]), Hir::concat(vec![lit(b"1"), rep(2, Some(2), true, uni(&[('\u{30}', '\u{39}')]))]), Hir::concat(vec![rep(0, Some(1), true, uni(&[('\u{31}', '\u{39}')])), uni(&[('\u{30}', '\u{39}')])])]), rep(3, Some(3), true, Hir::concat(vec![lit(b"."), Hir::alternation(vec![Hir::concat(vec![lit(b"25"), uni(&[('\u{30}', '\u{35}')])]), Hir::concat(vec![lit(b"2"), uni(&[('\u{30}', '\u{34}')]), uni(&[('\u{30}', '\u{39}')])]), Hir::concat(vec![lit(b"1"), rep(2, Some(2), true, uni(&[('\u{30}', '\u{39}')]))]), Hir::concat(vec![rep(0, Some(1), true, uni(&[('\u{31}', '\u{39}')])), uni(&[('\u{30}', '\u{39}')])])])])), rep(0, None, true, Hir::concat(vec![lit(b"."), rep(1, None, true, uni(&[('\u{30}', '\u{39}')]))])), Hir::look(Look::WordUnicode)]), Hir::concat(vec![Hir::alternation(vec![Hir::concat(vec![Hir::look(Look::WordUnicode), rep(1, Some(4), true, uni(&[('\u{30}', '\u{39}'), ('\u{41}', '\u{46}'), ('\u{61}', '\u{66}')])), lit(b":")]), Hir::concat(vec![Hir::look(Look::WordUnicodeNegate), lit(b":")])]), rep(0, None, true, uni(&[('\u{25}', '\u{25}'), ('\u{2e}', '\u{2e}'), ('\u{30}', '\u{39}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')])), lit(b":"), rep(0, None, true, uni(&[('\u{25}', '\u{25}'), ('\u{2e}', '\u{2e}'), ('\u{30}', '\u{3a}'), ('\u{41}', '\u{5a}'), ('\u{61}', '\u{7a}')]))])]),
         tree: 0xe725440ee1d24a6d,
