@@ -732,12 +732,20 @@ impl GuardStream<'_> {
 
     /// The final decision on the whole text (marked `final`), audited.
     pub async fn finish(self) -> Result<Decision, GuardError> {
+        self.finish_admitted(Vec::new()).await
+    }
+
+    /// [`GuardStream::finish`] with the warnings admission produced for
+    /// the stream: the final decision carries them, and so does its audit
+    /// record.
+    pub async fn finish_admitted(
+        self,
+        warnings: impl IntoIterator<Item = Finding>,
+    ) -> Result<Decision, GuardError> {
         let mut request = self.request;
         request.content = Some(self.scanner.text().to_owned());
-        let mut decision = self
-            .guard
-            .check_for(self.tenant.as_deref(), &request)
-            .await?;
+        let admission = Admission::tenant(self.tenant.as_deref()).with_warnings(warnings);
+        let mut decision = self.guard.decide(&request, admission).await?;
         decision.is_final = Some(true);
         Ok(decision)
     }

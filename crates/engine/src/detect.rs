@@ -48,7 +48,10 @@ pub(crate) struct Detector {
     /// The family.
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "the detector tables' tests check each detector's family")
+        expect(
+            dead_code,
+            reason = "the detector tables' tests check each detector's family"
+        )
     )]
     pub(crate) kind: Kind,
     /// Rust `regex` syntax.
@@ -58,7 +61,10 @@ pub(crate) struct Detector {
     /// What the detector finds, one line.
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "read by the tests that keep DETECTORS.md's table equal to the detectors")
+        expect(
+            dead_code,
+            reason = "read by the tests that keep DETECTORS.md's table equal to the detectors"
+        )
     )]
     pub(crate) description: &'static str,
     /// The default replacement when redacting, `[REDACTED:<id>]`.
@@ -149,7 +155,10 @@ impl Detector {
     /// Whether the validator (if any) accepts the matched text.
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "the detectors' quality tests run the validators on their corpora")
+        expect(
+            dead_code,
+            reason = "the detectors' quality tests run the validators on their corpora"
+        )
     )]
     pub(crate) fn accepts(&self, matched: &str) -> bool {
         self.validate.is_none_or(|v| v(matched))

@@ -9,8 +9,8 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use palisade_protocol::CheckRequest;
 use axum::response::{IntoResponse, Response};
+use palisade_protocol::CheckRequest;
 
 use crate::service::{AuthError, Caller, DecideError, RateLimited, Scope, Service};
 use crate::wire::{ErrorBody, ErrorCode};
@@ -306,7 +306,9 @@ pub(crate) fn utf8(raw: &[u8]) -> Result<&str, ApiError> {
 }
 
 /// Reads a parsed JSON body into `T`; an error names the member (`a.b[2]`).
-pub(crate) fn typed<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
+pub(crate) fn typed<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+) -> Result<T, ApiError> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let at = e.path().to_string();
         ApiError::invalid(if at == "." {

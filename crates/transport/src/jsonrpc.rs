@@ -266,9 +266,7 @@ async fn run(service: &Service, caller: &Caller, call: &Call) -> Result<Value, R
 /// reads its body.
 fn v1_request(params: Option<&Value>) -> Result<CheckRequest, RpcError> {
     match params {
-        Some(p @ Value::Object(_)) => {
-            parse_request_value(p).map_err(|e| RpcError::params(&e))
-        }
+        Some(p @ Value::Object(_)) => parse_request_value(p).map_err(|e| RpcError::params(&e)),
         _ => Err(RpcError::InvalidParams {
             field: String::new(),
             message: "the params must be a v1 check request (a JSON object)".into(),

@@ -157,10 +157,14 @@ async fn run(
         }
     }
     let started = std::time::Instant::now();
-    match stream.finish().instrument(span.clone()).await {
-        Ok(mut d) => {
-            // The shared state's failure, when it failed open.
-            d.warnings.extend(warning);
+    // The shared state's failure at admission, when it failed open, is in
+    // the final decision and in its audit record.
+    match stream
+        .finish_admitted(warning)
+        .instrument(span.clone())
+        .await
+    {
+        Ok(d) => {
             crate::telemetry::record_decision(&span, &d, opened_at.elapsed());
             service
                 .count_decision(&caller.tenant, Stage::Output, &d, started.elapsed())

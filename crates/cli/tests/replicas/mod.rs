@@ -667,3 +667,48 @@ fn the_audit_record_is_the_answer_when_the_state_fails_open() {
     }
     assert_eq!(record["checks"], json!(ids), "{record}\n{answer}");
 }
+
+/// The same for a streamed answer: admission's `state.unavailable`
+/// warning is in the final decision and in its audit record.
+#[test]
+fn a_streamed_answers_record_holds_the_state_warning() {
+    let dir = TempDir::new("replicas-stream-record");
+    let limits = "rate_limits: { per_agent: { requests: 1000, per_secs: 60 } }\n";
+    let cfg = config(&dir, free_port(), "allow", limits);
+    let (server, addr) = serve(&["--config", arg(&cfg)], Some(dir.path()), &[]);
+    let body = "{\"stage\":\"output\",\"agent\":{\"id\":\"x\"}}\n{\"delta\":\"all \"}\n{\"delta\":\"good\"}\n";
+    let mut s = TcpStream::connect(&addr).unwrap();
+    write!(
+        s,
+        "POST /v1/check/stream HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/x-ndjson\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).unwrap();
+    let last = raw
+        .lines()
+        .filter(|l| l.contains("\"final\":true"))
+        .last()
+        .unwrap_or_else(|| panic!("no final decision: {raw}"));
+    let answer: Value = serde_json::from_str(last).unwrap();
+    assert!(
+        answer["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["reasonCode"] == "state.unavailable"),
+        "{answer}"
+    );
+    stop(server);
+    let records = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
+    let record: Value = serde_json::from_str(records.lines().last().unwrap()).unwrap();
+    assert_eq!(record["receiptId"], answer["receiptId"], "{record}");
+    assert!(
+        record["checks"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("state")),
+        "the record holds the warning: {record}\n{answer}"
+    );
+}

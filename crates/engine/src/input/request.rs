@@ -73,16 +73,18 @@ pub fn parse_request_value(value: &serde_json::Value) -> Result<CheckRequest, Re
             unknown.push(ignored_pointer(&path));
         }
     })
-    .map_err(|_| match serde_path_to_error::deserialize::<_, CheckRequest>(value) {
-        Ok(_) => RequestError::Malformed {
-            pointer: String::new(),
-            message: "malformed request".to_owned(),
+    .map_err(
+        |_| match serde_path_to_error::deserialize::<_, CheckRequest>(value) {
+            Ok(_) => RequestError::Malformed {
+                pointer: String::new(),
+                message: "malformed request".to_owned(),
+            },
+            Err(e) => RequestError::Malformed {
+                pointer: path_pointer(e.path()),
+                message: without_type_names(&e.into_inner().to_string()),
+            },
         },
-        Err(e) => RequestError::Malformed {
-            pointer: path_pointer(e.path()),
-            message: without_type_names(&e.into_inner().to_string()),
-        },
-    })?;
+    )?;
     request.unknown_fields = unknown;
     Ok(request)
 }
@@ -222,9 +224,16 @@ mod tests {
             let from_text = parse_request(text).unwrap();
             let from_value = parse_request_value(&serde_json::from_str(text).unwrap()).unwrap();
             assert_eq!(from_value, from_text, "{text}");
-            assert_eq!(from_value.unknown_fields, from_text.unknown_fields, "{text}");
+            assert_eq!(
+                from_value.unknown_fields, from_text.unknown_fields,
+                "{text}"
+            );
         }
-        for text in [r#"{"tool": "bash"}"#, r#"{"action": {"targets": [{"uri": 7}]}}"#, "[1]"] {
+        for text in [
+            r#"{"tool": "bash"}"#,
+            r#"{"action": {"targets": [{"uri": 7}]}}"#,
+            "[1]",
+        ] {
             let a = parse_request(text).unwrap_err();
             let b = parse_request_value(&serde_json::from_str(text).unwrap()).unwrap_err();
             assert_eq!(a.pointer(), b.pointer(), "{text}");
