@@ -688,8 +688,7 @@ fn a_streamed_answers_record_holds_the_state_warning() {
     s.read_to_string(&mut raw).unwrap();
     let last = raw
         .lines()
-        .filter(|l| l.contains("\"final\":true"))
-        .last()
+        .rfind(|l| l.contains("\"final\":true"))
         .unwrap_or_else(|| panic!("no final decision: {raw}"));
     let answer: Value = serde_json::from_str(last).unwrap();
     assert!(
