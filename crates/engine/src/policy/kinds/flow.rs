@@ -128,6 +128,9 @@ struct Flow {
     taint: bool,
     /// The sink tools; one that cannot be built is every tool.
     sinks: LazyGlobSet,
+    /// The check names no sink tools: tools whose names say they send,
+    /// pay, invite or fetch are sinks too ([`crate::flow::effects`]).
+    by_effect: bool,
     actions: Vec<palisade_protocol::ResourceKind>,
     /// The key arguments; one that cannot be built is every argument.
     arguments: LazyGlobSet,
@@ -265,7 +268,9 @@ impl Flow {
         match cx.stage {
             Stage::ToolUse => {
                 let tool = request.tool.as_ref()?;
-                if self.sinks.is_match_or(&tool.name, true) {
+                let by_effect = self.by_effect
+                    && crate::flow::effects::of_tool(&tool.name).is_some_and(|e| e.is_sink());
+                if by_effect || self.sinks.is_match_or(&tool.name, true) {
                     if let Some(args) = &tool.arguments {
                         self.collect(args, "/tool/arguments", false, &mut out, 0);
                     }
@@ -617,6 +622,7 @@ pub(super) fn read(
     let compiled = Flow {
         taint: rule == "taint",
         sinks,
+        by_effect: tools.is_empty(),
         actions: action_kinds,
         arguments: argument_set,
         data: from == "any",
