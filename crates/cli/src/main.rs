@@ -23,6 +23,7 @@ mod diagnostic;
 mod doctor;
 mod guarded;
 mod hook;
+mod hosts;
 mod init;
 mod install;
 mod jsonl;
@@ -168,7 +169,12 @@ enum HooksCommand {
 #[derive(Args, Debug)]
 pub(crate) struct HooksArgs {
     /// The host: claude-code, codex, gemini-cli, cursor or copilot-cli.
-    pub(crate) host: String,
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub(crate) host: Option<String>,
+    /// Every host found on this machine (its command on the PATH, or its
+    /// configuration folder in your home).
+    #[arg(long)]
+    pub(crate) all: bool,
     /// `user` (the host's configuration in your home) or `project` (this directory's).
     #[arg(long, value_name = "SCOPE", default_value = "user")]
     pub(crate) scope: String,
