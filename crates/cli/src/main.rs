@@ -193,6 +193,15 @@ pub(crate) struct HooksArgs {
 enum PolicyCommand {
     /// Print the embedded default policy (YAML).
     Default,
+    /// Print a policy file's effective policy (YAML): its `extends`
+    /// resolved, checks replaced by id, added and disabled.
+    #[command(
+        after_help = "Exit codes: 0 when the policy is valid (printed); 2 when it is not (each problem printed)."
+    )]
+    Show {
+        /// The policy file (`.json`, `.yaml`, `.yml`).
+        file: PathBuf,
+    },
 }
 
 /// The policy and service config of a long-running command.
@@ -342,6 +351,9 @@ fn main() -> ExitCode {
             say_raw!("{}", palisade_engine::DEFAULT_POLICY);
             Ok(0)
         }
+        Command::Policy {
+            command: PolicyCommand::Show { file },
+        } => validate::show(&file),
         Command::Audit {
             command: AuditCommand::Verify { file },
         } => audit::verify(&file),
