@@ -412,10 +412,6 @@ impl Engine {
     /// many there are; `checks` restrictions are resolved against the policy.
     /// The checks that run for a request at its stage: [`Engine::selected`]
     /// with every `when` evaluated.
-    #[expect(
-        clippy::indexing_slicing,
-        reason = "check and stage indices come from the policy this engine was built from; each table holds one entry per check or stage"
-    )]
     pub(crate) fn active(
         &self,
         request: &CheckRequest,

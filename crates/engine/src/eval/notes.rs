@@ -198,29 +198,6 @@ fn reads(stage: Stage) -> &'static str {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn typos_are_named() {
-        assert_eq!(closest("/tool", "argumens").as_deref(), Some("arguments"));
-        assert_eq!(closest("", "sesionId").as_deref(), Some("sessionId"));
-        assert_eq!(closest("", "session_id").as_deref(), Some("sessionId"));
-        assert_eq!(closest("/action/targets/0", "url").as_deref(), Some("uri"));
-        assert_eq!(closest("", "tool_name"), None);
-        assert_eq!(closest("/tool/arguments", "x"), None);
-    }
-
-    #[test]
-    fn every_protocol_object_has_its_members() {
-        assert!(MEMBERS[""].contains(&"tool".to_owned()));
-        assert!(MEMBERS["Tool"].contains(&"arguments".to_owned()));
-        assert!(MEMBERS["Target"].contains(&"uri".to_owned()));
-        assert!(!MEMBERS[""].contains(&"unknownFields".to_owned()));
-    }
-}
-
 /// The reason code of a condition that could not be evaluated on a request.
 pub(crate) const CONDITION_ERROR: &str = "policy.condition_error";
 
@@ -265,4 +242,27 @@ pub(crate) fn condition_errors(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_are_named() {
+        assert_eq!(closest("/tool", "argumens").as_deref(), Some("arguments"));
+        assert_eq!(closest("", "sesionId").as_deref(), Some("sessionId"));
+        assert_eq!(closest("", "session_id").as_deref(), Some("sessionId"));
+        assert_eq!(closest("/action/targets/0", "url").as_deref(), Some("uri"));
+        assert_eq!(closest("", "tool_name"), None);
+        assert_eq!(closest("/tool/arguments", "x"), None);
+    }
+
+    #[test]
+    fn every_protocol_object_has_its_members() {
+        assert!(MEMBERS[""].contains(&"tool".to_owned()));
+        assert!(MEMBERS["Tool"].contains(&"arguments".to_owned()));
+        assert!(MEMBERS["Target"].contains(&"uri".to_owned()));
+        assert!(!MEMBERS[""].contains(&"unknownFields".to_owned()));
+    }
 }

@@ -21,12 +21,12 @@ use regex_automata::meta::Regex;
 use serde_json::{Map, Value};
 
 use super::flow::{SINK_TOOLS, glob_set};
-use crate::flow::spellings;
 use super::{Context, Field, Form, Found, Runs, Spec, Whole, described_entries};
-use crate::tools::globs::LazyGlobSet;
+use crate::flow::spellings;
+use crate::flow::values::{compact, folded, percent_decoded};
 use crate::policy::read::{Reader, child, index};
 use crate::policy::{CheckKind, OnFail};
-use crate::flow::values::{compact, folded, percent_decoded};
+use crate::tools::globs::LazyGlobSet;
 
 /// The `recipients` check type.
 pub(super) const SPEC: Spec = Spec {
