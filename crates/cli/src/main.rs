@@ -121,7 +121,10 @@ enum Command {
         #[command(subcommand)]
         command: HooksCommand,
     },
-    /// Tell, per coding agent, whether Palisade's hooks are configured, trusted and answering.
+    /// Tell, per coding agent, whether Palisade's hooks (pi: its extension) are configured, trusted and answering.
+    #[command(
+        after_help = "Exit codes: 0 when every host found is protected; 1 when any is not (a host found without hooks, an event not hooked, a hook not answering, Codex's trust unknown, pi without the extension or without a palisade to start), or when no host has Palisade's hooks."
+    )]
     Doctor,
     /// Validate policy files; print every error with its JSON pointer.
     #[command(after_help = VALIDATE_HELP)]
