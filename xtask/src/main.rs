@@ -16,9 +16,11 @@
 //!   tests, which this runs.
 //!
 //! `cargo xtask alternate` times whole processes run in turn
-//! ([`alternate`]).
+//! ([`alternate`]). `cargo xtask dist` builds the release artefacts for
+//! one platform ([`dist`]).
 
 mod alternate;
+mod dist;
 mod openapi;
 mod windows;
 
@@ -31,7 +33,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
 
-const USAGE: &str = "usage: cargo xtask generate [--check] | cargo xtask schemas [--check] | cargo xtask alternate …";
+const USAGE: &str = "usage: cargo xtask generate [--check] | cargo xtask schemas [--check] | cargo xtask dist [--help] | cargo xtask alternate …";
 
 /// The engine's generated files that its tests render: (file, the test
 /// that renders and checks it, the variable that makes the test write it).
@@ -66,6 +68,7 @@ fn run(args: Vec<String>) -> Result<()> {
         ["alternate", rest @ ..] => alternate::run(rest),
         ["generate"] => generate(&repo_root(), false),
         ["generate", "--check"] => generate(&repo_root(), true),
+        ["dist", rest @ ..] => dist::run(rest, &repo_root()),
         _ => bail!("{USAGE}"),
     }
 }

@@ -1,7 +1,9 @@
 //! `palisade doctor`: per host, whether Palisade's hooks are configured
 //! (user and project scope), trusted where the host asks for trust, and
 //! answering: the configured hook is run on a read of a private key, which
-//! it must deny, and timed.
+//! it must deny, and timed. A host found on this machine without them, an
+//! event left unhooked, and pi without Palisade's extension each leave an
+//! agent unprotected: each is reported and makes the exit code 1.
 
 use std::io::Write;
 use std::path::Path;
@@ -57,11 +59,29 @@ pub(crate) fn run() -> anyhow::Result<u8> {
             }
             let mut line = format!("  {label}: {} ({})", t.path.display(), present.join(", "));
             if !missing.is_empty() {
-                line.push_str(&format!("; not hooked: {}", missing.join(", ")));
+                // An event without the hook goes unchecked.
+                broken += 1;
+                line.push_str(&format!(
+                    "; NOT hooked: {} (install again: palisade hooks install {host} --scope {label})",
+                    missing.join(", ")
+                ));
             }
             lines.push(line);
         }
         if lines.is_empty() {
+            if let Some(why) = crate::hosts::found(host) {
+                broken += 1;
+                say!("{host}");
+                say!("  found: {why}");
+                say!(
+                    "  hooks: NONE, so its tool calls are not checked; install them: palisade hooks install {host}{}",
+                    if host == Host::CopilotCli {
+                        " --scope project"
+                    } else {
+                        ""
+                    }
+                );
+            }
             continue;
         }
         configured += 1;
@@ -88,14 +108,75 @@ pub(crate) fn run() -> anyhow::Result<u8> {
             None => {}
         }
     }
+    match pi(&root) {
+        Pi::Absent => {}
+        Pi::Protected => configured += 1,
+        Pi::Unprotected => broken += 1,
+        Pi::Broken => {
+            configured += 1;
+            broken += 1;
+        }
+    }
     if configured == 0 {
         say!(
-            "No host has Palisade's hooks. Install them with `palisade hooks install HOST` (HOST: {}).",
+            "No host has Palisade's hooks. Install them with `palisade hooks install HOST` (HOST: {}), or for every host found: palisade hooks install --all.",
             Host::names()
         );
         return Ok(1);
     }
     Ok(u8::from(broken > 0))
+}
+
+/// What `doctor` found of pi.
+enum Pi {
+    /// Neither pi nor the extension is here.
+    Absent,
+    /// The extension is installed and can start `palisade`.
+    Protected,
+    /// pi is here without the extension.
+    Unprotected,
+    /// The extension is installed but cannot start `palisade`.
+    Broken,
+}
+
+/// pi: whether its settings load palisade-pi, and whether the extension
+/// can start the binary it runs (`PALISADE_BIN`, else `palisade` on the PATH).
+fn pi(root: &Path) -> Pi {
+    let installed = crate::hosts::pi_extension(root);
+    let found = crate::hosts::pi_found();
+    if installed.is_empty() {
+        let Some(why) = found else {
+            return Pi::Absent;
+        };
+        say!("pi");
+        say!("  found: {why}");
+        say!(
+            "  extension: NOT installed, so its tool calls are not checked; install it: pi install npm:palisade-pi (or pi install ./packages/palisade-pi from the Palisade repository)"
+        );
+        return Pi::Unprotected;
+    }
+    say!("pi");
+    for (file, entry) in &installed {
+        say!("  extension: {entry} in {}", file.display());
+    }
+    let bin = std::env::var("PALISADE_BIN").unwrap_or_else(|_| "palisade".to_owned());
+    let resolved = if bin.contains('/') {
+        Some(std::path::PathBuf::from(&bin)).filter(|p| p.is_file())
+    } else {
+        crate::hosts::on_path(&bin)
+    };
+    match resolved {
+        Some(path) => {
+            say!("  runs: {} events", path.display());
+            Pi::Protected
+        }
+        None => {
+            say!(
+                "  runs: NOTHING: `{bin}` is not found, so the extension blocks every write and command; put palisade on the PATH or set PALISADE_BIN"
+            );
+            Pi::Broken
+        }
+    }
 }
 
 fn first_handler(entries: &[Value], host: Host) -> Option<Value> {

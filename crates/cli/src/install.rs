@@ -275,11 +275,55 @@ fn write_config(path: &Path, config: &Map<String, Value>) -> anyhow::Result<()> 
     std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))
 }
 
-/// `palisade hooks install HOST`.
+/// `palisade hooks install HOST`, or `--all`: every host found.
 pub(crate) fn install(args: &HooksArgs) -> anyhow::Result<u8> {
-    let (host, scope) = host_and_scope(args)?;
+    let scope = scope(args)?;
     let root = std::env::current_dir().context("cannot read the current directory")?;
-    let t = target(host, scope, &root)?;
+    if !args.all {
+        install_one(host(args)?, scope, args, &root)?;
+        say!("check it with: palisade doctor");
+        return Ok(0);
+    }
+    let mut found = 0;
+    let mut failed = 0;
+    for &host in Host::ALL {
+        let Some(why) = crate::hosts::found(host) else {
+            continue;
+        };
+        found += 1;
+        if host == Host::CopilotCli && scope == Scope::User {
+            say!(
+                "{host}: found ({why}); it reads hooks from each repository only: run `palisade hooks install copilot-cli --scope project` in the repository"
+            );
+            continue;
+        }
+        if let Err(e) = install_one(host, scope, args, &root) {
+            failed += 1;
+            eprintln!("error: {host}: {e:#}");
+        }
+    }
+    if let Some(why) = crate::hosts::pi_found() {
+        found += 1;
+        if crate::hosts::pi_extension(&root).is_empty() {
+            say!(
+                "pi: found ({why}); pi takes Palisade as an extension: pi install npm:palisade-pi (or pi install ./packages/palisade-pi from the Palisade repository)"
+            );
+        } else {
+            say!("pi: found ({why}); Palisade's extension is installed");
+        }
+    }
+    if found == 0 {
+        bail!(
+            "no coding agent found (looked for claude, codex, gemini, cursor-agent, copilot and pi on the PATH, and for ~/.claude, ~/.codex, ~/.gemini, ~/.cursor, ~/.copilot and ~/.pi/agent); name the host: palisade hooks install HOST"
+        );
+    }
+    say!("check it with: palisade doctor");
+    Ok(if failed > 0 { 2 } else { 0 })
+}
+
+/// Installs Palisade's hooks for one host and prints what changed.
+fn install_one(host: Host, scope: Scope, args: &HooksArgs, root: &Path) -> anyhow::Result<()> {
+    let t = target(host, scope, root)?;
     let cmd = command(host, args)?;
     let mut config = read_config(&t.path)?;
     if host == Host::Cursor || host == Host::CopilotCli {
@@ -325,7 +369,7 @@ pub(crate) fn install(args: &HooksArgs) -> anyhow::Result<u8> {
     }
     if host == Host::Codex {
         // Codex skips untrusted hooks silently: trust Palisade's through Codex.
-        match codex::trust(&root) {
+        match codex::trust(root) {
             Ok(0) => say!("  Codex already trusts these hooks"),
             Ok(n) => say!(
                 "  trusted in Codex ({n} hooks, recorded under hooks.state in its config.toml)"
@@ -335,13 +379,15 @@ pub(crate) fn install(args: &HooksArgs) -> anyhow::Result<u8> {
             ),
         }
     }
-    say!("check it with: palisade doctor");
-    Ok(0)
+    Ok(())
 }
 
 /// `palisade hooks uninstall HOST`.
 pub(crate) fn uninstall(args: &HooksArgs) -> anyhow::Result<u8> {
-    let (host, scope) = host_and_scope(args)?;
+    if args.all {
+        bail!("uninstall takes one host; --all installs only");
+    }
+    let (host, scope) = (host(args)?, scope(args)?);
     let root = std::env::current_dir().context("cannot read the current directory")?;
     let t = target(host, scope, &root)?;
     if !t.path.exists() {
@@ -381,18 +427,16 @@ pub(crate) fn uninstall(args: &HooksArgs) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-fn host_and_scope(args: &HooksArgs) -> anyhow::Result<(Host, Scope)> {
-    let Some(host) = Host::from_name(&args.host) else {
-        bail!(
-            "unknown host `{}`; expected one of {}",
-            args.host,
-            Host::names()
-        );
-    };
-    let scope = match args.scope.as_str() {
+fn host(args: &HooksArgs) -> anyhow::Result<Host> {
+    let name = args.host.as_deref().unwrap_or_default();
+    Host::from_name(name)
+        .with_context(|| format!("unknown host `{name}`; expected one of {}", Host::names()))
+}
+
+fn scope(args: &HooksArgs) -> anyhow::Result<Scope> {
+    Ok(match args.scope.as_str() {
         "user" => Scope::User,
         "project" => Scope::Project,
         other => bail!("--scope: `{other}` is not a scope; expected user or project"),
-    };
-    Ok((host, scope))
+    })
 }

@@ -23,6 +23,7 @@ mod diagnostic;
 mod doctor;
 mod guarded;
 mod hook;
+mod hosts;
 mod init;
 mod install;
 mod jsonl;
@@ -120,7 +121,10 @@ enum Command {
         #[command(subcommand)]
         command: HooksCommand,
     },
-    /// Tell, per coding agent, whether Palisade's hooks are configured, trusted and answering.
+    /// Tell, per coding agent, whether Palisade's hooks (pi: its extension) are configured, trusted and answering.
+    #[command(
+        after_help = "Exit codes: 0 when every host found is protected; 1 when any is not (a host found without hooks, an event not hooked, a hook not answering, Codex's trust unknown, pi without the extension or without a palisade to start), or when no host has Palisade's hooks."
+    )]
     Doctor,
     /// Validate policy files; print every error with its JSON pointer.
     #[command(after_help = VALIDATE_HELP)]
@@ -168,7 +172,12 @@ enum HooksCommand {
 #[derive(Args, Debug)]
 pub(crate) struct HooksArgs {
     /// The host: claude-code, codex, gemini-cli, cursor or copilot-cli.
-    pub(crate) host: String,
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub(crate) host: Option<String>,
+    /// Every host found on this machine (its command on the PATH, or its
+    /// configuration folder in your home).
+    #[arg(long)]
+    pub(crate) all: bool,
     /// `user` (the host's configuration in your home) or `project` (this directory's).
     #[arg(long, value_name = "SCOPE", default_value = "user")]
     pub(crate) scope: String,
@@ -187,6 +196,15 @@ pub(crate) struct HooksArgs {
 enum PolicyCommand {
     /// Print the embedded default policy (YAML).
     Default,
+    /// Print a policy file's effective policy (YAML): its `extends`
+    /// resolved, checks replaced by id, added and disabled.
+    #[command(
+        after_help = "Exit codes: 0 when the policy is valid (printed); 2 when it is not (each problem printed)."
+    )]
+    Show {
+        /// The policy file (`.json`, `.yaml`, `.yml`).
+        file: PathBuf,
+    },
 }
 
 /// The policy and service config of a long-running command.
@@ -336,6 +354,9 @@ fn main() -> ExitCode {
             say_raw!("{}", palisade_engine::DEFAULT_POLICY);
             Ok(0)
         }
+        Command::Policy {
+            command: PolicyCommand::Show { file },
+        } => validate::show(&file),
         Command::Audit {
             command: AuditCommand::Verify { file },
         } => audit::verify(&file),

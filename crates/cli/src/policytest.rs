@@ -5,8 +5,11 @@
 //! to the file; absent: the embedded default policy) and its `cases`, each
 //! a `name`, a v1 `request` and what to `expect`: the `decision`, the check
 //! ids that `fires` and `not_fires` list, the texts the decision's
-//! `modified` payload `modified_lacks`, the decision's `reason_code`, and a
-//! text its message (or a finding's) holds, `message_contains`.
+//! `modified` payload `modified_lacks`, the decision's `reason_code`, a
+//! text its message (or a finding's) holds, `message_contains`, and the
+//! checks whose condition is expected not to be evaluable on the request,
+//! `condition_errors` (any other such check fails the case: a rule that
+//! cannot run must not pass for one that holds).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -21,6 +24,9 @@ use serde_json::{Map, Value};
 
 use crate::TestArgs;
 
+/// The reason code of a condition that could not be evaluated.
+const CONDITION_ERROR: &str = "policy.condition_error";
+
 /// The fields of a test file, of a case and of a case's `expect`.
 const FILE_FIELDS: &[&str] = &["policy", "cases"];
 const CASE_FIELDS: &[&str] = &["name", "request", "expect"];
@@ -31,6 +37,7 @@ const EXPECT_FIELDS: &[&str] = &[
     "modified_lacks",
     "reason_code",
     "message_contains",
+    "condition_errors",
 ];
 const DECISIONS: &[&str] = &["allow", "block", "ask", "modify"];
 /// Directories not searched for test files.
@@ -57,6 +64,7 @@ struct Case {
     modified_lacks: Vec<String>,
     reason_code: Option<String>,
     message_contains: Option<String>,
+    condition_errors: Vec<String>,
 }
 
 /// A case's result: what went wrong (empty when it passed).
@@ -384,8 +392,13 @@ fn read_suite(path: &Path) -> anyhow::Result<Suite> {
                 .map_err(|e| anyhow::anyhow!("the embedded default policy: {e}"))?,
         ),
         Some(p) => {
-            let document = read_document(p, "policy file").with_context(|| {
+            // Read as a document first, for its syntax errors' positions.
+            read_document(p, "policy file").with_context(|| {
                 format!("{}: /policy: the policy cannot be read", path.display())
+            })?;
+            // The effective policy: its `extends` resolved against its file.
+            let document = Policy::effective_document(p).map_err(|e| {
+                anyhow::anyhow!("{}: /policy: {}: {e}", path.display(), p.display())
             })?;
             let policy = Policy::from_value(&document).map_err(|e| {
                 anyhow::anyhow!("{}: /policy: {}: {e}", path.display(), p.display())
@@ -480,6 +493,7 @@ fn read_case(problems: &mut Problems, pointer: &str, item: &Value, ids: &[&str])
         modified_lacks: Vec::new(),
         reason_code: None,
         message_contains: None,
+        condition_errors: Vec::new(),
     };
     let eptr = format!("{pointer}/expect");
     match obj.get("expect") {
@@ -512,6 +526,7 @@ fn read_case(problems: &mut Problems, pointer: &str, item: &Value, ids: &[&str])
             case.fires = problems.strings(expect, &eptr, "fires");
             case.not_fires = problems.strings(expect, &eptr, "not_fires");
             case.modified_lacks = problems.strings(expect, &eptr, "modified_lacks");
+            case.condition_errors = problems.strings(expect, &eptr, "condition_errors");
             for key in ["reason_code", "message_contains"] {
                 let text = match expect.get(key) {
                     None => None,
@@ -533,7 +548,11 @@ fn read_case(problems: &mut Problems, pointer: &str, item: &Value, ids: &[&str])
                     case.message_contains = text;
                 }
             }
-            for (key, list) in [("fires", &case.fires), ("not_fires", &case.not_fires)] {
+            for (key, list) in [
+                ("fires", &case.fires),
+                ("not_fires", &case.not_fires),
+                ("condition_errors", &case.condition_errors),
+            ] {
                 for (i, id) in list.iter().enumerate() {
                     if !ids.contains(&id.as_str()) {
                         let hint = closest(id, ids.iter().copied())
@@ -627,7 +646,36 @@ fn run_case(engine: &Engine, case: &Case) -> Outcome {
             };
         }
     };
-    let fired: BTreeSet<String> = decision.findings().map(|f| f.check_id.clone()).collect();
+    // A check whose condition could not be evaluated did not fire: its
+    // warning says so, and fails the case unless the case expects it.
+    let errored: Vec<&palisade_protocol::Finding> = decision
+        .findings()
+        .filter(|f| f.reason_code == CONDITION_ERROR)
+        .collect();
+    for f in &errored {
+        if !case.condition_errors.contains(&f.check_id) {
+            problems.push(format!(
+                "  ! {} (expect it with `condition_errors: [{}]`)",
+                f.message.as_deref().unwrap_or_default(),
+                f.check_id
+            ));
+        }
+    }
+    let missing_errors: Vec<&str> = case
+        .condition_errors
+        .iter()
+        .filter(|id| !errored.iter().any(|f| f.check_id == **id))
+        .map(String::as_str)
+        .collect();
+    if !missing_errors.is_empty() {
+        problems.push(format!("  - condition_errors: {}", ticked(&missing_errors)));
+        problems.push("  + no condition error".to_owned());
+    }
+    let fired: BTreeSet<String> = decision
+        .findings()
+        .filter(|f| f.reason_code != CONDITION_ERROR)
+        .map(|f| f.check_id.clone())
+        .collect();
     if let Some(want) = case.decision
         && want != decision.decision
     {

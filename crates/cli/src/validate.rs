@@ -1,6 +1,6 @@
-//! `palisade validate FILE...`
+//! `palisade validate FILE...` and `palisade policy show FILE`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use palisade_engine::Engine;
 
@@ -38,4 +38,30 @@ pub(crate) fn run(files: &[PathBuf]) -> anyhow::Result<u8> {
         }
     }
     Ok(if invalid { 2 } else { 0 })
+}
+
+/// `palisade policy show FILE`: the effective policy as YAML, or every
+/// problem as `validate` prints them.
+pub(crate) fn show(file: &Path) -> anyhow::Result<u8> {
+    match palisade_engine::Policy::effective_document(file) {
+        Ok(document) => {
+            let text = serde_yaml_ng::to_string(&document)?;
+            say!(
+                "# The effective policy of {} (palisade policy show)",
+                file.display()
+            );
+            say_raw!("{text}");
+            Ok(0)
+        }
+        Err(errors) => {
+            if let Some(shown) = crate::diagnostic::syntax_error(file) {
+                eprintln!("{}: {shown}", file.display());
+                return Ok(2);
+            }
+            for e in errors.iter() {
+                eprintln!("{}: {e}", file.display());
+            }
+            Ok(2)
+        }
+    }
 }

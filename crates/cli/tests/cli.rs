@@ -9,6 +9,7 @@
 )]
 
 mod authoring;
+mod compose;
 mod docs;
 mod flows;
 mod hooks;

@@ -11,9 +11,17 @@ use serde_json::Value;
 
 /// A compiled condition.
 pub(crate) trait Condition: Send + Sync + fmt::Debug {
+    /// Evaluates the condition: whether it holds, or why it could not be
+    /// evaluated on this request (a member the request lacks, a method of
+    /// another type, a result that is not true or false).
+    fn check(&self, request: &Bindings) -> Result<bool, String>;
+
     /// Evaluates the condition; anything but a clear `true` is `false`
     /// (an absent or mistyped field makes the expression false).
-    fn holds(&self, request: &Bindings) -> bool;
+    #[cfg(test)]
+    fn holds(&self, request: &Bindings) -> bool {
+        matches!(self.check(request), Ok(true))
+    }
 }
 
 /// The request as the expression sees it, prepared once per request.
@@ -61,12 +69,59 @@ struct Cel {
 }
 
 impl Condition for Cel {
-    fn holds(&self, request: &Bindings) -> bool {
-        matches!(
-            self.program.execute(&request.context),
-            Ok(cel::Value::Bool(true))
-        )
+    fn check(&self, request: &Bindings) -> Result<bool, String> {
+        match self.program.execute(&request.context) {
+            Ok(cel::Value::Bool(b)) => Ok(b),
+            Ok(other) => Err(format!(
+                "it gives {} where true or false is needed",
+                value_noun(&other)
+            )),
+            Err(e) => Err(execution_error(&e.to_string())),
+        }
     }
+}
+
+/// What a CEL value is, for messages.
+fn value_noun(v: &cel::Value) -> &'static str {
+    match v {
+        cel::Value::List(_) => "a list",
+        cel::Value::Map(_) => "a map",
+        cel::Value::Int(_) | cel::Value::UInt(_) | cel::Value::Float(_) => "a number",
+        cel::Value::String(_) => "a string",
+        cel::Value::Bytes(_) => "bytes",
+        cel::Value::Null => "null",
+        _ => "a value",
+    }
+}
+
+/// An execution error as one line a policy author reads.
+fn execution_error(text: &str) -> String {
+    let first = text.lines().next().unwrap_or(text).trim();
+    if let Some(key) = first.strip_prefix("No such key: ") {
+        return format!("the request has no member `{key}`");
+    }
+    // `found no matching overload for 'endsWith' applied to 'list.(string)'`
+    if let Some(rest) = first.strip_prefix("found no matching overload for '")
+        && let Some((function, rest)) = rest.split_once("' applied to '")
+    {
+        let target = rest.split(['.', '\'']).next().unwrap_or_default();
+        if !target.is_empty() && !target.starts_with('(') {
+            let noun = match target {
+                "list" => "a list",
+                "map" => "a map",
+                "string" => "a string",
+                "int" | "uint" | "float" => "a number",
+                "bool" => "a boolean",
+                "null" => "null",
+                other => other,
+            };
+            return format!(
+                "`{function}` cannot be called on {noun}, which this request has there"
+            );
+        }
+        return format!("`{function}` cannot be applied to these values");
+    }
+    first.to_owned()
 }
 
 /// Compiles an expression, with a one-line error.
@@ -121,6 +176,29 @@ mod tests {
         assert!(!holds("request.context.affectsProduction < 3", r.clone()));
         assert!(!holds("42", r.clone()), "a non-boolean result is false");
         assert!(holds("has(request.context.affectsProduction)", r));
+    }
+
+    #[test]
+    fn execution_errors_read_as_one_line() {
+        let r = json!({"context": {"to": ["a@example.com"]}});
+        let e = compile(r#"request.context.to.endsWith("@example.com")"#)
+            .unwrap()
+            .check(&Bindings::new(&r))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "`endsWith` cannot be called on a list, which this request has there"
+        );
+        let e = compile("request.context.cc == 1")
+            .unwrap()
+            .check(&Bindings::new(&r))
+            .unwrap_err();
+        assert_eq!(e, "the request has no member `cc`");
+        let e = compile("request.context.to")
+            .unwrap()
+            .check(&Bindings::new(&r))
+            .unwrap_err();
+        assert_eq!(e, "it gives a list where true or false is needed");
     }
 
     #[test]

@@ -412,14 +412,25 @@ impl Engine {
     /// many there are; `checks` restrictions are resolved against the policy.
     /// The checks that run for a request at its stage: [`Engine::selected`]
     /// with every `when` evaluated.
-    #[expect(
-        clippy::indexing_slicing,
-        reason = "check and stage indices come from the policy this engine was built from; each table holds one entry per check or stage"
-    )]
     pub(crate) fn active(
         &self,
         request: &CheckRequest,
         stage: Stage,
+    ) -> Result<Vec<bool>, RequestError> {
+        self.active_noting(request, stage, &mut Vec::new())
+    }
+
+    /// [`Engine::active`], noting each `when` that could not be evaluated
+    /// on the request: the check's index, the expression and why.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "check indices come from the policy this engine was built from"
+    )]
+    pub(crate) fn active_noting(
+        &self,
+        request: &CheckRequest,
+        stage: Stage,
+        errors: &mut Vec<(usize, String, String)>,
     ) -> Result<Vec<bool>, RequestError> {
         let mut active = self.selected(request, stage)?;
         let mut bindings = None;
@@ -430,7 +441,14 @@ impl Engine {
             if let Some(when) = &self.policy.compiled[c].when {
                 let b = bindings
                     .get_or_insert_with(|| crate::condition::Bindings::for_request(request));
-                *on = when.holds(b);
+                *on = match when.check(b) {
+                    Ok(holds) => holds,
+                    Err(e) => {
+                        let expr = self.policy.checks[c].when.clone().unwrap_or_default();
+                        errors.push((c, expr, e));
+                        false
+                    }
+                };
             }
         }
         Ok(active)

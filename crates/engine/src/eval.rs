@@ -306,6 +306,8 @@ pub struct Evaluation {
     started: Instant,
     decision: Decision,
     pending: Vec<usize>,
+    /// Warnings of the conditions that could not be evaluated.
+    condition_errors: Vec<Finding>,
 }
 
 impl Evaluation {
@@ -345,7 +347,8 @@ pub(crate) fn begin(
     let started = Instant::now();
     request.validate().map_err(RequestError::Invalid)?;
     let stage = request.effective_stage();
-    let active = engine.active(request, stage)?;
+    let mut condition_errors = Vec::new();
+    let active = engine.active_noting(request, stage, &mut condition_errors)?;
     let data = engine.stage_data(stage)?;
     let evaluated = data.checks.iter().filter(|&&c| active[c as usize]).count() as u32;
     let need_all: Vec<bool> = engine
@@ -466,6 +469,7 @@ pub(crate) fn begin(
         &mut fields,
         open.as_ref().and_then(|o| o.session()),
         limits,
+        &mut condition_errors,
     );
     hide_matched_keys(engine, request, &rec.hits, &mut fields);
     let mut decision = build(engine, request, stage, &rec.hits, &fields, &[]);
@@ -489,6 +493,8 @@ pub(crate) fn begin(
         }
     }
     drop(open);
+    let condition_errors = notes::condition_errors(engine, &condition_errors);
+    decision.warnings.extend(condition_errors.iter().cloned());
     add_notes(request, stage, evaluated, &mut decision);
     decision.evaluated = Some(evaluated);
     decision.evaluated_at = Some(crate::time::clock::rfc3339(SystemTime::now()));
@@ -507,6 +513,7 @@ pub(crate) fn begin(
         started,
         decision,
         pending,
+        condition_errors,
     })
 }
 
@@ -573,6 +580,9 @@ pub(crate) fn finish(
         &evaluation.fields,
         outcomes,
     );
+    decision
+        .warnings
+        .extend(evaluation.condition_errors.iter().cloned());
     add_notes(
         request,
         evaluation.stage,
@@ -820,6 +830,7 @@ fn structural(
     fields: &mut Vec<Field>,
     session: Option<&crate::flow::session::Session>,
     limits: Option<&[(usize, bool)]>,
+    condition_errors: &mut Vec<(usize, String, String)>,
 ) {
     let mut cx = Context::new(request, stage, engine.clock.now_millis());
     cx.session = session;
@@ -836,7 +847,11 @@ fn structural(
                 .find(|(check, _)| *check == c as usize)
                 .map(|&(_, over)| over)
         });
-        let Some(found) = check.first_hit(&mut cx) else {
+        let found = check.first_hit(&mut cx);
+        for (expr, e) in cx.condition_errors.drain(..) {
+            condition_errors.push((c as usize, expr, e));
+        }
+        let Some(found) = found else {
             continue;
         };
         let mut field = if found.pointer.is_empty() {

@@ -3,6 +3,7 @@
 //! A [`Policy`] that exists is valid: it is only made by the loaders here,
 //! which report every problem at once and never return half a policy.
 
+mod compose;
 mod json_schema;
 pub(crate) mod kinds;
 mod lint;
@@ -199,6 +200,18 @@ pub enum CheckKind {
         /// as the user's.
         documents: bool,
     },
+    /// A sending tool's recipient, address or account argument names one
+    /// that `deny` matches, or that no `allow` entry of its kind matches.
+    Recipients {
+        /// Address globs and account patterns that may receive.
+        allow: Vec<String>,
+        /// Address globs and account patterns that may not receive.
+        deny: Vec<String>,
+        /// Globs of the sending tools (empty: the flow rule's sink tools).
+        tools: Vec<String>,
+        /// Globs of the recipient argument names (empty: the built-in list).
+        arguments: Vec<String>,
+    },
 }
 
 /// A check type: what a policy's `type` names, with what the type takes
@@ -238,6 +251,8 @@ pub enum CheckType {
     Moderation,
     /// `flow`.
     Flow,
+    /// `recipients`.
+    Recipients,
 }
 
 /// Every answer here comes from the type's declaration in its module
@@ -471,6 +486,16 @@ impl Policy {
     /// Reads a policy file: YAML for `.yaml`/`.yml`, JSON for `.json`.
     pub fn from_path(path: impl AsRef<std::path::Path>) -> Result<Self, crate::PolicyErrors> {
         load::from_path(path.as_ref())
+    }
+
+    /// The effective policy of a policy file, as a document: its
+    /// `extends` resolved (the extended checks, replaced by id, added to,
+    /// less those disabled), once the whole is known to be valid. What
+    /// `palisade policy show` prints.
+    pub fn effective_document(
+        path: impl AsRef<std::path::Path>,
+    ) -> Result<serde_json::Value, crate::PolicyErrors> {
+        load::effective_document(path.as_ref())
     }
 
     /// Reads a policy file as [`Policy::from_path`] does, and returns the

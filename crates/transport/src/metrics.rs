@@ -32,6 +32,7 @@ pub struct Metrics {
     decisions: Family<Labels<3>, Counter>,
     findings: Family<Labels<3>, Counter>,
     async_checks: Family<Labels<3>, Counter>,
+    condition_errors: Family<Labels<2>, Counter>,
     rate_limited: Family<Labels<1>, Counter>,
     latency: Histogram,
     breakers: Family<Labels<1>, Gauge>,
@@ -62,6 +63,12 @@ impl Metrics {
             "palisade_async_check_outcomes",
             "Async checks that hit or failed, by type and outcome",
             async_checks.clone(),
+        );
+        let condition_errors = Family::<Labels<2>, Counter>::default();
+        registry.register(
+            "palisade_condition_errors",
+            "Conditions (a check's `condition` or `when`) that could not be evaluated on a request, by tenant and check",
+            condition_errors.clone(),
         );
         let rate_limited = Family::<Labels<1>, Counter>::default();
         registry.register(
@@ -102,6 +109,7 @@ impl Metrics {
             decisions,
             findings,
             async_checks,
+            condition_errors,
             rate_limited,
             latency,
             breakers,
@@ -130,6 +138,14 @@ impl Metrics {
             ])
             .inc();
         for f in d.findings() {
+            // A rule that could not run is counted apart: its check did
+            // not fire.
+            if f.reason_code == "policy.condition_error" {
+                self.condition_errors
+                    .get_or_create(&[("tenant", tenant.clone()), ("check", f.check_id.clone())])
+                    .inc();
+                continue;
+            }
             self.findings
                 .get_or_create(&[
                     ("tenant", tenant.clone()),

@@ -493,3 +493,82 @@ fn validate_warns_about_checks_that_never_fire() {
         clean.stdout_text()
     );
 }
+
+/// A rule whose condition errors on a request (a method of strings on a
+/// list, a member the request lacks) does not fire, and says so: the
+/// decision carries a warning of the check, and `palisade test` fails the
+/// case unless the case expects it (`condition_errors`).
+#[test]
+fn a_condition_that_cannot_run_fails_its_case_unless_expected() {
+    let policy = "\
+checks:
+  - id: mail-to-us
+    stage: tool_use
+    type: condition
+    expr: '!request.tool.arguments.to.endsWith(\"@example.com\")'
+";
+    let tests = r#"
+policy: policy.yaml
+cases:
+  - name: a list of recipients
+    request: {tool: {name: send_email, arguments: {to: [bob@example.com, eve@evil.test]}}}
+    expect: {decision: block}
+  - name: another argument name
+    request: {tool: {name: send_email, arguments: {recipient: eve@evil.test}}}
+    expect: {decision: allow}
+  - name: expected not to be evaluable
+    request: {tool: {name: send_email, arguments: {recipient: eve@evil.test}}}
+    expect: {decision: allow, condition_errors: [mail-to-us]}
+  - name: a string is judged
+    request: {tool: {name: send_email, arguments: {to: eve@evil.test}}}
+    expect: {decision: block, fires: [mail-to-us]}
+  - name: expected but evaluable
+    request: {tool: {name: send_email, arguments: {to: bob@example.com}}}
+    expect: {decision: allow, condition_errors: [mail-to-us]}
+"#;
+    let dir = suite(
+        "condition_errors",
+        &[("policy.yaml", policy), ("mail_test.yaml", tests)],
+    );
+    let run = palisade(&["test", arg(&dir.path().join("mail_test.yaml"))]).run();
+    run.code(1);
+    let out = run.stdout_text();
+    for line in [
+        "case a list of recipients ... FAILED",
+        "case another argument name ... FAILED",
+        "case expected not to be evaluable ... ok",
+        "case a string is judged ... ok",
+        "case expected but evaluable ... FAILED",
+        "  ! check `mail-to-us` did not fire: its condition `!request.tool.arguments.to.endsWith(\"@example.com\")` cannot be evaluated on this request: the request has no member `to` (expect it with `condition_errors: [mail-to-us]`)",
+        "  - condition_errors: `mail-to-us`",
+        "  + no condition error",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line:?} in\n{out}");
+    }
+
+    // The decision itself says so.
+    let run = palisade(&[
+        "check",
+        "--policy",
+        arg(&dir.path().join("policy.yaml")),
+        "--stage",
+        "tool_use",
+        "--tool",
+        "send_email",
+        "--args",
+        r#"{"to": ["bob@example.com", "eve@evil.test"]}"#,
+    ])
+    .run();
+    run.code(0);
+    let d = run.decision();
+    assert_eq!(d["warnings"][0]["checkId"], "mail-to-us", "{d}");
+    assert_eq!(
+        d["warnings"][0]["reasonCode"], "policy.condition_error",
+        "{d}"
+    );
+    let message = d["warnings"][0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("check `mail-to-us` did not fire: its condition `!request.tool.arguments.to.endsWith(\"@example.com\")` cannot be evaluated on this request: "),
+        "{message}"
+    );
+}

@@ -692,3 +692,130 @@ fn doctor_fails_when_codex_trust_is_not_known() {
     assert!(out.contains("answering: yes"), "{out}");
     assert_eq!(code, 1, "{out}");
 }
+
+/// `doctor` and `hooks install --all` on a machine where Gemini CLI and pi
+/// are found (their commands on the PATH) and Claude Code is not: what is
+/// found unprotected fails `doctor`; `--all` installs for what is found.
+#[test]
+fn doctor_and_install_all_go_by_the_hosts_found() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = TempDir::new("doctor_found");
+    let home = dir.path().join("home");
+    let bin = dir.path().join("bin");
+    let project = dir.path().join("proj");
+    for d in [&home, &bin, &project] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    for name in ["gemini", "pi"] {
+        let path = bin.join(name);
+        std::fs::write(&path, "#!/bin/sh\nexit 0\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path_var = format!("{}:/usr/bin:/bin", bin.display());
+    let run = |args: &[&str], palisade_bin: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_palisade"))
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env("PATH", &path_var)
+            .env("PALISADE_BIN", palisade_bin)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .env_remove("PI_CODING_AGENT_DIR")
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let exe = env!("CARGO_BIN_EXE_palisade");
+
+    let (code, out, _) = run(&["doctor"], exe);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "gemini-cli\n  found: {}/gemini on the PATH\n  hooks: NONE, so its tool calls are not checked; install them: palisade hooks install gemini-cli\n",
+            bin.display()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("pi\n  found: ") && out.contains("  extension: NOT installed, so its tool calls are not checked; install it: pi install npm:palisade-pi"),
+        "{out}"
+    );
+    assert!(!out.contains("claude-code\n"), "{out}");
+
+    let (code, out, err) = run(&["hooks", "install", "--all"], exe);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("gemini-cli: "), "{out}");
+    assert!(out.contains("pi: found ("), "{out}");
+    assert!(!out.contains("claude-code"), "{out}");
+    let settings = home.join(".gemini/settings.json");
+    let gemini: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert!(
+        gemini["hooks"]["BeforeTool"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with(" hook gemini-cli"),
+        "{gemini}"
+    );
+    assert!(!home.join(".claude").exists());
+
+    // Gemini CLI protected; pi still not.
+    let (code, out, _) = run(&["doctor"], exe);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("answering: yes"), "{out}");
+
+    // pi with the extension, and the binary it runs.
+    std::fs::create_dir_all(home.join(".pi/agent")).unwrap();
+    std::fs::write(
+        home.join(".pi/agent/settings.json"),
+        r#"{"packages": ["npm:palisade-pi"]}"#,
+    )
+    .unwrap();
+    let (code, out, _) = run(&["doctor"], exe);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(&format!(
+            "pi\n  extension: npm:palisade-pi in {}\n  runs: {exe} events\n",
+            home.join(".pi/agent/settings.json").display()
+        )),
+        "{out}"
+    );
+    let (code, out, _) = run(&["doctor"], "/nonexistent/palisade");
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("  runs: NOTHING: `/nonexistent/palisade` is not found"),
+        "{out}"
+    );
+
+    // An event left without the hook is reported and fails.
+    let mut partial = gemini.clone();
+    partial["hooks"]
+        .as_object_mut()
+        .unwrap()
+        .remove("AfterModel");
+    std::fs::write(&settings, partial.to_string()).unwrap();
+    let (code, out, _) = run(&["doctor"], exe);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("; NOT hooked: AfterModel (install again: palisade hooks install gemini-cli --scope user)"),
+        "{out}"
+    );
+
+    // Nothing found: `--all` says where it looked.
+    std::fs::remove_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::remove_file(bin.join("gemini")).unwrap();
+    std::fs::remove_file(bin.join("pi")).unwrap();
+    let (code, _, err) = run(&["hooks", "install", "--all"], exe);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: no coding agent found (looked for claude, codex, gemini, cursor-agent, copilot and pi on the PATH, and for ~/.claude, ~/.codex, ~/.gemini, ~/.cursor, ~/.copilot and ~/.pi/agent); name the host: palisade hooks install HOST\n"
+    );
+    let (code, _, err) = run(&["hooks", "install"], exe);
+    assert_eq!(code, 2, "{err}");
+}

@@ -243,6 +243,7 @@ impl<'s> Walker<'s> {
                 self.compared(&call.func_name, &call.args)?;
                 if let Some(target) = &call.target {
                     self.walk(target)?;
+                    self.method_fits(&call.func_name, target)?;
                 }
                 call.args.iter().try_for_each(|a| self.walk(a))
             }
@@ -275,6 +276,45 @@ impl<'s> Walker<'s> {
             }),
             Expr::Literal(_) | Expr::Unspecified => Ok(()),
         }
+    }
+
+    /// A method of strings (`endsWith`, `contains`, …) called on a request
+    /// field that is never a string: an error naming both.
+    fn method_fits(&self, method: &str, target: &IdedExpr) -> Result<(), String> {
+        const STRING_METHODS: [&str; 9] = [
+            "startsWith",
+            "endsWith",
+            "contains",
+            "matches",
+            "lowerAscii",
+            "upperAscii",
+            "trim",
+            "split",
+            "indexOf",
+        ];
+        if !STRING_METHODS.contains(&method) {
+            return Ok(());
+        }
+        let Some(path) = self.path(target) else {
+            return Ok(());
+        };
+        let at = self.resolve(&path)?;
+        if matches!(at, Shape::Any | Shape::Str(_)) {
+            return Ok(());
+        }
+        // `contains` is not a method of lists in CEL either (`x in list` is).
+        let hint = match at {
+            Shape::List(_) => format!(
+                " (for each element: `{spelled}.exists(x, x.{method}(…))`)",
+                spelled = spell(&path)
+            ),
+            _ => String::new(),
+        };
+        Err(format!(
+            "`{method}` is a method of strings, and `{}` is {}{hint}",
+            spell(&path),
+            at.noun()
+        ))
     }
 
     /// Walks the index expressions along a request path (`request.tool.arguments[request.x]`).
@@ -428,6 +468,28 @@ mod tests {
         ] {
             assert_eq!(problem(ok), None, "{ok}");
         }
+    }
+
+    #[test]
+    fn string_methods_on_fields_that_are_not_strings_are_named() {
+        assert_eq!(
+            problem(r#"request.action.targets.endsWith(".env")"#).as_deref(),
+            Some(
+                "`endsWith` is a method of strings, and `request.action.targets` is a list (for each element: `request.action.targets.exists(x, x.endsWith(…))`)"
+            )
+        );
+        assert_eq!(
+            problem(r#"request.action.confidence.startsWith("0")"#).as_deref(),
+            Some(
+                "`startsWith` is a method of strings, and `request.action.confidence` is a number"
+            )
+        );
+        assert_eq!(problem(r#"request.tool.name.endsWith("_send")"#), None);
+        assert_eq!(
+            problem(r#"request.tool.arguments.to.endsWith("@x")"#),
+            None,
+            "free-form"
+        );
     }
 
     #[test]

@@ -198,6 +198,52 @@ fn reads(stage: Stage) -> &'static str {
     }
 }
 
+/// The reason code of a condition that could not be evaluated on a request.
+pub(crate) const CONDITION_ERROR: &str = "policy.condition_error";
+
+/// One warning per expression that could not be evaluated on the request
+/// (a check's `condition`, or its `when`): the check, the expression and
+/// why, so that a rule that cannot run is not mistaken for one that holds.
+pub(crate) fn condition_errors(
+    engine: &crate::Engine,
+    errors: &[(usize, String, String)],
+) -> Vec<Finding> {
+    errors
+        .iter()
+        .filter_map(|(c, expr, why)| {
+            let check = engine.policy().checks().get(*c)?;
+            let is_when = check.when.as_deref() == Some(expr.as_str())
+                && !matches!(&check.kind, crate::CheckKind::Condition { expr: e } if e == expr);
+            let message = if is_when {
+                format!(
+                    "check `{}` did not run: its `when` `{expr}` cannot be evaluated on this request: {why}",
+                    check.id
+                )
+            } else {
+                format!(
+                    "check `{}` did not fire: its condition `{expr}` cannot be evaluated on this request: {why}",
+                    check.id
+                )
+            };
+            Some(Finding {
+                check_id: check.id.clone(),
+                name: check.name.clone(),
+                check_type: check.kind.type_name().to_owned(),
+                severity: Severity::Low,
+                action: FindingAction::Warn,
+                reason_code: CONDITION_ERROR.to_owned(),
+                message: Some(message),
+                suggestion: Some(
+                    "Write the expression for every request it may see: `has(…)` for a member a request may lack, `type(x) == list` for a value that may be a list."
+                        .to_owned(),
+                ),
+                location: None,
+                source: None,
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -63,6 +63,16 @@ pub fn json_schema() -> Value {
                 "description": "The schema this document follows, for editors.",
                 "type": "string",
             },
+            "extends": {
+                "description": "The policy this one starts from: `default` (the embedded default policy) or the path of a policy file, relative to this one. Its checks are kept, replaced by the checks here of the same `id`, or dropped by `disable`.",
+                "type": "string",
+                "minLength": 1,
+            },
+            "disable": {
+                "description": "Ids of checks of the extended policy to drop.",
+                "type": "array",
+                "items": { "type": "string" },
+            },
             "mode": {
                 "description": "`active` enforces decisions; `advisory` reports them and allows everything.",
                 "enum": ["active", "advisory"],

@@ -20,6 +20,7 @@ mod moderation;
 mod path;
 pub(crate) mod pii;
 pub(crate) mod rate_limit;
+mod recipients;
 mod regex;
 mod schema;
 pub(crate) mod secrets;
@@ -101,6 +102,9 @@ pub(crate) struct Context<'a> {
     /// Whether a tool matcher names the request's tool, by matcher
     /// ([`ToolMatcher::key`]), as checks asked ([`Context::names`]).
     named: std::cell::RefCell<Vec<(usize, bool)>>,
+    /// The expressions of the check being evaluated that could not be
+    /// evaluated on this request, each with why.
+    pub(crate) condition_errors: Vec<(String, String)>,
 }
 
 impl<'a> Context<'a> {
@@ -114,6 +118,7 @@ impl<'a> Context<'a> {
             session: None,
             now_millis,
             named: std::cell::RefCell::new(Vec::new()),
+            condition_errors: Vec::new(),
         }
     }
 
@@ -259,6 +264,7 @@ check_types! {
     Mcp => mcp,
     Moderation => moderation,
     Flow => flow,
+    Recipients => recipients,
 }
 
 /// A non-empty list of non-empty strings (the schema of most own fields).

@@ -7,6 +7,7 @@ use std::path::Path;
 use palisade_protocol::{Mode, Severity, Stage};
 use serde_json::{Map, Value};
 
+use super::compose;
 use super::kinds::Compiled;
 use super::{Check, CheckKind, CheckType, OnError, OnFail, Policy};
 use crate::error::PolicyErrors;
@@ -40,14 +41,35 @@ pub(super) fn from_path_text(path: &Path) -> Result<(Policy, String), PolicyErro
             format!("cannot read policy file `{}`: {e}", path.display()),
         )
     })?;
-    let policy = match path
+    let value = parse(path, &text)?;
+    let policy = from_composed(&compose::resolve(value, Some(path))?)?;
+    Ok((policy, text))
+}
+
+/// The effective policy of the file at `path` (its `extends` resolved), as
+/// a document, once it is known to be valid.
+pub(super) fn effective_document(path: &Path) -> Result<Value, PolicyErrors> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        PolicyErrors::one(
+            "",
+            format!("cannot read policy file `{}`: {e}", path.display()),
+        )
+    })?;
+    let composed = compose::resolve(parse(path, &text)?, Some(path))?;
+    from_composed(&composed)?;
+    Ok(composed.document)
+}
+
+/// A policy file's text as JSON values, by the file's extension.
+pub(super) fn parse(path: &Path, text: &str) -> Result<Value, PolicyErrors> {
+    match path
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase)
         .as_deref()
     {
-        Some("yaml" | "yml") => from_yaml_str(&text),
-        Some("json") => from_json_str(&text),
+        Some("yaml" | "yml") => parse_yaml(text),
+        Some("json") => parse_json(text),
         _ => Err(PolicyErrors::one(
             "",
             format!(
@@ -55,11 +77,21 @@ pub(super) fn from_path_text(path: &Path) -> Result<(Policy, String), PolicyErro
                 path.display()
             ),
         )),
-    }?;
-    Ok((policy, text))
+    }
 }
 
-pub(super) fn from_json_str(text: &str) -> Result<Policy, PolicyErrors> {
+/// Reads a composed document, its problems told where they were written.
+pub(super) fn from_composed(composed: &compose::Composed) -> Result<Policy, PolicyErrors> {
+    read(&composed.document, false).map_err(|e| PolicyErrors {
+        errors: e
+            .errors
+            .into_iter()
+            .map(|e| compose::relocate(e, &composed.origins))
+            .collect(),
+    })
+}
+
+fn parse_json(text: &str) -> Result<Value, PolicyErrors> {
     check_size(text)?;
     let value: Value = serde_json::from_str(text)
         .map_err(|e| PolicyErrors::one("", format!("invalid JSON: {e}")))?;
@@ -69,10 +101,10 @@ pub(super) fn from_json_str(text: &str) -> Result<Policy, PolicyErrors> {
             format!("key `{}` appears more than once in this object", r.key),
         ));
     }
-    from_value(&value)
+    Ok(value)
 }
 
-pub(super) fn from_yaml_str(text: &str) -> Result<Policy, PolicyErrors> {
+fn parse_yaml(text: &str) -> Result<Value, PolicyErrors> {
     check_size(text)?;
     let value: Value = serde_yaml_ng::from_str(text)
         .map_err(|e| PolicyErrors::one("", format!("invalid YAML: {e}")))?;
@@ -84,7 +116,15 @@ pub(super) fn from_yaml_str(text: &str) -> Result<Policy, PolicyErrors> {
             format!("key `{}` appears more than once in this mapping", r.key),
         ));
     }
-    from_value(&value)
+    Ok(value)
+}
+
+pub(super) fn from_json_str(text: &str) -> Result<Policy, PolicyErrors> {
+    from_composed(&compose::resolve(parse_json(text)?, None)?)
+}
+
+pub(super) fn from_yaml_str(text: &str) -> Result<Policy, PolicyErrors> {
+    from_composed(&compose::resolve(parse_yaml(text)?, None)?)
 }
 
 fn check_size(text: &str) -> Result<(), PolicyErrors> {
@@ -110,7 +150,7 @@ pub(super) fn embedded(text: &str) -> Result<Policy, PolicyErrors> {
 }
 
 pub(super) fn from_value(value: &Value) -> Result<Policy, PolicyErrors> {
-    read(value, false)
+    from_composed(&compose::resolve(value.clone(), None)?)
 }
 
 fn read(value: &Value, known: bool) -> Result<Policy, PolicyErrors> {
@@ -147,9 +187,13 @@ impl Reader {
             if !matches!(key.as_str(), "mode" | "checks" | "$schema") {
                 self.err(
                     child("", key),
-                    misspelt_field(key, ["mode", "checks"]).unwrap_or_else(|| {
-                        format!("unknown field `{key}`; a policy has `mode` and `checks`")
-                    }),
+                    misspelt_field(key, ["mode", "checks", "extends", "disable"]).unwrap_or_else(
+                        || {
+                            format!(
+                                "unknown field `{key}`; a policy has `mode`, `checks`, `extends` and `disable`"
+                            )
+                        },
+                    ),
                 );
             }
         }

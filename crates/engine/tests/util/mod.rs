@@ -198,6 +198,17 @@ pub(crate) fn invariants(mode: Mode, request: &Value, decision: &Decision) -> Ve
             }
             continue;
         }
+        // A condition that could not be evaluated is a warning of its
+        // check, with a reason code of its own.
+        if f.reason_code == "policy.condition_error" {
+            if f.action != FindingAction::Warn || !decision.warnings.contains(f) {
+                broken.push(format!(
+                    "a condition error of `{}` is not a warning",
+                    f.check_id
+                ));
+            }
+            continue;
+        }
         if f.reason_code != format!("guardrail.{}", f.check_type) {
             broken.push(format!(
                 "finding `{}` has reasonCode `{}`",

@@ -189,9 +189,13 @@ pub(crate) fn result(decision: &Decision) -> CstpCheckResult {
     CstpCheckResult {
         allowed: decision.allowed,
         violations,
+        // CSTP's warnings are guardrails that matched; a condition that
+        // could not be evaluated is a note about the policy, not one of
+        // them (the v1 decision, the audit log and the metrics keep it).
         warnings: decision
             .warnings
             .iter()
+            .filter(|f| f.reason_code != "policy.condition_error")
             .map(|f| entry(f, CstpSeverity::Warn))
             .collect(),
         evaluated: decision.evaluated.unwrap_or(0),

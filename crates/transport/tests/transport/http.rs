@@ -525,6 +525,48 @@ async fn metrics_count_decisions_findings_and_refusals() {
     assert!(text.contains("# TYPE palisade_decision_duration_seconds histogram"));
 }
 
+/// A condition that cannot be evaluated on a request (a method of strings
+/// called on a list) is a warning of its check in the decision, and counts
+/// in `palisade_condition_errors`, not in `palisade_findings`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn condition_errors_are_warnings_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("policy.yaml");
+    std::fs::write(
+        &policy,
+        "checks:\n  - id: mail-to-us\n    stage: tool_use\n    type: condition\n    expr: '!request.tool.arguments.to.endsWith(\"@example.com\")'\n",
+    )
+    .unwrap();
+    let server = start("", Some(&policy)).await;
+    let (s, body) = server
+        .check(
+            &json!({"tool": {"name": "send_email", "arguments": {"to": ["bob@example.com", "eve@evil.test"]}}}),
+            &[],
+        )
+        .await;
+    assert_eq!(s, 200, "{body}");
+    assert_eq!(body["decision"], "allow", "{body}");
+    let warning = &body["warnings"][0];
+    assert_eq!(warning["checkId"], "mail-to-us", "{body}");
+    assert_eq!(warning["reasonCode"], "policy.condition_error", "{body}");
+    assert_eq!(warning["action"], "warn", "{body}");
+    let text = server
+        .client
+        .get(format!("{}/metrics", server.url))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let line = "palisade_condition_errors_total{tenant=\"default\",check=\"mail-to-us\"} 1";
+    assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
+    assert!(
+        !text.contains("palisade_findings_total{tenant=\"default\",check=\"mail-to-us\""),
+        "{text}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_openapi_document_is_served() {
     let server = start("", None).await;

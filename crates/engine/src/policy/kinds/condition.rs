@@ -27,11 +27,18 @@ pub(super) const SPEC: Spec = Spec {
 
 /// A compiled `condition` check.
 #[derive(Debug)]
-struct Expr(Arc<dyn Condition>);
+struct Expr(Arc<dyn Condition>, String);
 
 impl Whole for Expr {
     fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
-        self.0.holds(cx.bindings()).then(Found::request)
+        match self.0.check(cx.bindings()) {
+            Ok(holds) => holds.then(Found::request),
+            // Not a hit, and not silent: the decision says so.
+            Err(e) => {
+                cx.condition_errors.push((self.1.clone(), e));
+                None
+            }
+        }
     }
 }
 
@@ -49,8 +56,8 @@ pub(super) fn read(
     };
     let (expr, compiled) = r.cel(&child(ptr, "expr"), "expr", v)?;
     Some((
-        CheckKind::Condition { expr },
-        Form::Whole(Arc::new(Expr(compiled))),
+        CheckKind::Condition { expr: expr.clone() },
+        Form::Whole(Arc::new(Expr(compiled, expr))),
     ))
 }
 

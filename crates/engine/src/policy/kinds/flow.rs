@@ -465,7 +465,12 @@ fn last_name(pointer: &str) -> String {
 
 /// Parses a field's globs (case-insensitive); their set is built with the
 /// check's first stage.
-fn glob_set(r: &mut Reader, ptr: &str, key: &str, globs: &[String]) -> Option<LazyGlobSet> {
+pub(super) fn glob_set(
+    r: &mut Reader,
+    ptr: &str,
+    key: &str,
+    globs: &[String],
+) -> Option<LazyGlobSet> {
     fn parse(g: &str) -> Result<Glob, String> {
         GlobBuilder::new(g)
             .case_insensitive(true)
