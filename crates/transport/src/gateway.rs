@@ -1,0 +1,226 @@
+//! The MCP gateway (SPEC §14): Palisade between an agent and an MCP
+//! server, deciding what passes.
+//!
+//! - Every `tools/call` is decided as a `tool_use` request before it is
+//!   forwarded (`sessionId`: the MCP session; `context.mcpServer`: the
+//!   upstream's name; `agent`: the client's `clientInfo`). `allow`
+//!   forwards the call as the client wrote it, `modify` forwards the
+//!   rewritten arguments, `block` answers a tool result with `isError:
+//!   true` and the reason, `ask` asks the person at the client through MCP
+//!   elicitation when the client offers it (a decline blocks) and blocks
+//!   otherwise.
+//! - Every answer of `tools/call` (`content` and `structuredContent`),
+//!   `resources/read` (`contents`) and `prompts/get` (`description`,
+//!   `messages`) is decided as `tool_output` before the client sees it:
+//!   passed, redacted or withheld, and recorded in the session for `flow`
+//!   rules.
+//! - Tool definitions (`tools/list`, and again after
+//!   `notifications/tools/list_changed`) are judged: poisoning and
+//!   shadowing ([`palisade_engine::tooldefs`]), and pins ([`Pins`]); a tool
+//!   judged bad is left out of the list and calls to it are refused.
+//! - Everything else passes through byte for byte. What the gateway cannot
+//!   read is not forwarded: the client gets an error saying why.
+//!
+//! [`proxy_command`] runs an MCP server as a child process over stdio.
+
+mod lines;
+mod pins;
+mod proxy;
+
+use std::collections::BTreeMap;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+pub use pins::{Pin, PinFile, PinVerdict, Pins, PinsError, ServerPins, fingerprint};
+
+use crate::service::Service;
+use proxy::{Incoming, Session};
+
+/// How one gateway session runs.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct GatewayOptions {
+    /// The upstream server's name: in decisions (`context.mcpServer`),
+    /// audit records, logs and pins.
+    pub name: String,
+    /// The tenant whose policy decides (the default tenant when `None`).
+    pub tenant: Option<String>,
+    /// Where tool definitions are pinned (no pinning when `None`).
+    pub pins: Option<Arc<Pins>>,
+    /// How long a request waits for the upstream server's answer.
+    pub timeout: Duration,
+    /// The largest message read from either side, in bytes.
+    pub max_message_bytes: usize,
+}
+
+impl GatewayOptions {
+    /// Options for upstream `name`: the default tenant, pins in `pins`,
+    /// answers awaited up to 10 minutes, messages up to 16 MiB.
+    pub fn new(name: impl Into<String>, pins: Option<Arc<Pins>>) -> Self {
+        GatewayOptions {
+            name: name.into(),
+            tenant: None,
+            pins,
+            timeout: Duration::from_secs(600),
+            max_message_bytes: 16 * 1024 * 1024,
+        }
+    }
+
+    /// With another wait for answers.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+}
+
+/// Why the gateway could not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GatewayError {
+    /// The upstream server's process could not be started.
+    #[error("cannot start the MCP server `{command}`: {source}")]
+    Spawn {
+        /// The command.
+        command: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// No command was given.
+    #[error("no MCP server command given")]
+    NoCommand,
+}
+
+/// Serves one client over `reader`/`writer` (newline-delimited JSON-RPC,
+/// as over stdio) with the MCP server `command` (program and arguments,
+/// with `env` added to its environment) as a child process, until the
+/// client closes its side; then the child's input is closed and the child
+/// stopped.
+pub async fn proxy_command<R, W>(
+    service: Arc<Service>,
+    options: GatewayOptions,
+    command: &[String],
+    env: &BTreeMap<String, String>,
+    reader: R,
+    writer: W,
+) -> Result<(), GatewayError>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let (program, args) = command.split_first().ok_or(GatewayError::NoCommand)?;
+    let mut child = tokio::process::Command::new(program)
+        .args(args)
+        .envs(env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|source| GatewayError::Spawn {
+            command: program.clone(),
+            source,
+        })?;
+    let (Some(child_in), Some(child_out)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err(GatewayError::Spawn {
+            command: program.clone(),
+            source: std::io::Error::other("its standard input and output are not pipes"),
+        });
+    };
+    let limit = options.max_message_bytes;
+    let (incoming_tx, incoming) = mpsc::channel(256);
+    let (to_client, client_rx) = mpsc::unbounded_channel();
+    let (to_upstream, upstream_rx) = mpsc::unbounded_channel();
+    let (closing, closed) = tokio::sync::watch::channel(false);
+    let writing_client = tokio::spawn(write_lines(writer, client_rx, closed.clone()));
+    let writing_upstream = tokio::spawn(write_lines(child_in, upstream_rx, closed));
+    let reading_client = tokio::spawn(read_lines(
+        reader,
+        limit,
+        incoming_tx.clone(),
+        Incoming::Client,
+        |_| Incoming::ClientEnd,
+    ));
+    let reading_upstream = tokio::spawn(read_lines(
+        child_out,
+        limit,
+        incoming_tx.clone(),
+        Incoming::Upstream,
+        |why| Incoming::UpstreamEnd(why.unwrap_or_else(|| "it closed its output".to_owned())),
+    ));
+    let session = Session::new(
+        service,
+        options,
+        uuid::Uuid::now_v7().to_string(),
+        to_client,
+        to_upstream,
+    );
+    session.run(incoming).await;
+    // The client is gone: what is queued is written, the server sees its
+    // input close and gets a moment to exit before it is stopped.
+    reading_client.abort();
+    let _ = closing.send(true);
+    let _ = writing_upstream.await;
+    if tokio::time::timeout(Duration::from_secs(3), child.wait())
+        .await
+        .is_err()
+    {
+        let _ = child.kill().await;
+    }
+    reading_upstream.abort();
+    drop(incoming_tx);
+    let _ = writing_client.await;
+    Ok(())
+}
+
+/// Writes each message as a line until `closed` turns true (then what is
+/// queued is written) or the other end is gone.
+async fn write_lines<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut lines: mpsc::UnboundedReceiver<String>,
+    mut closed: tokio::sync::watch::Receiver<bool>,
+) {
+    loop {
+        let line = tokio::select! {
+            line = lines.recv() => line,
+            _ = closed.wait_for(|c| *c) => lines.try_recv().ok(),
+        };
+        let Some(mut line) = line else { break };
+        line.push('\n');
+        if writer.write_all(line.as_bytes()).await.is_err() || writer.flush().await.is_err() {
+            break;
+        }
+    }
+    let _ = writer.shutdown().await;
+}
+
+async fn read_lines<R: AsyncRead + Unpin>(
+    reader: R,
+    limit: usize,
+    to: mpsc::Sender<Incoming>,
+    wrap: fn(lines::Line) -> Incoming,
+    end: fn(Option<String>) -> Incoming,
+) {
+    let mut reader = BufReader::new(reader);
+    loop {
+        match lines::next(&mut reader, limit).await {
+            Ok(Some(line)) => {
+                if to.send(wrap(line)).await.is_err() {
+                    return;
+                }
+            }
+            Ok(None) => {
+                let _ = to.send(end(None)).await;
+                return;
+            }
+            Err(e) => {
+                let _ = to.send(end(Some(e.to_string()))).await;
+                return;
+            }
+        }
+    }
+}
