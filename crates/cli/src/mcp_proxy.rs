@@ -33,6 +33,10 @@ pub(crate) struct McpProxyArgs {
     /// gets an error (seconds).
     #[arg(long, value_name = "SECS", default_value_t = 600)]
     pub(crate) timeout_secs: u64,
+    /// The largest message read from the client or the server (bytes); a
+    /// larger one is answered with an error, never forwarded.
+    #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
+    pub(crate) max_message_bytes: usize,
     /// The MCP server's command and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub(crate) command: Vec<String>,
@@ -96,7 +100,9 @@ pub(crate) fn run(args: &McpProxyArgs) -> anyhow::Result<u8> {
     } else {
         Some(Arc::new(pins_at(args.pins.as_deref())?))
     };
-    let options = GatewayOptions::new(name, pins).timeout(Duration::from_secs(args.timeout_secs));
+    let options = GatewayOptions::new(name, pins)
+        .timeout(Duration::from_secs(args.timeout_secs))
+        .max_message_bytes(args.max_message_bytes);
     let served = crate::serve::runtime()?.block_on(async {
         let service = crate::serve::start(&args.service, config).await?;
         let result = palisade_transport::gateway::proxy_command(

@@ -11,6 +11,7 @@
 mod authoring;
 mod docs;
 mod flows;
+mod gateway;
 mod hooks;
 mod replicas;
 mod telemetry;

@@ -377,11 +377,7 @@ pub fn judge_definition(tool: &Value, others: &[KnownTool<'_>]) -> Vec<Definitio
 /// string leaves and object keys (parameter names), the name excepted.
 fn collect(value: &Value, pointer: &mut String, out: &mut Vec<(String, String)>) {
     match value {
-        Value::String(s) => {
-            if pointer != "/name" {
-                out.push((pointer.clone(), s.clone()));
-            }
-        }
+        Value::String(s) if pointer != "/name" => out.push((pointer.clone(), s.clone())),
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 let len = pointer.len();

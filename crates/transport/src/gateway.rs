@@ -70,6 +70,12 @@ impl GatewayOptions {
         }
     }
 
+    /// With another limit on a message's size.
+    pub fn max_message_bytes(mut self, bytes: usize) -> Self {
+        self.max_message_bytes = bytes;
+        self
+    }
+
     /// With another wait for answers.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;

@@ -100,7 +100,7 @@ mod tests {
         let Some(Line::TooLarge { head, len }) = next(&mut reader, 100).await.unwrap() else {
             panic!("too large");
         };
-        assert_eq!(len, 10_016);
+        assert_eq!(len, 10_015);
         assert_eq!(id_in_head(&head), Some(serde_json::json!(7)));
         assert!(
             matches!(next(&mut reader, 100).await.unwrap(), Some(Line::Message(m)) if m == "short")

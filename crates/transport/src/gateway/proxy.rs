@@ -67,8 +67,11 @@ struct State {
     own_client: HashMap<String, oneshot::Sender<Value>>,
     /// The tools judged, by name; `None` until a list was read.
     tools: Option<HashMap<String, Shown>>,
-    /// The server said its tools changed: read them again before a call.
-    stale: bool,
+    /// How many times the server said its tools changed.
+    changes: u64,
+    /// The value of `changes` when the whole list was last read and judged:
+    /// a call waits for the list to be read again when they differ.
+    judged: Option<u64>,
     /// The client said it can answer `elicitation/create`.
     elicits: bool,
     client: Option<Agent>,
@@ -78,6 +81,13 @@ struct State {
     meta: Option<Value>,
     /// Why the upstream server is gone.
     gone: Option<String>,
+}
+
+impl State {
+    /// Whether the tools were judged since the server last said they changed.
+    fn fresh(&self) -> bool {
+        self.tools.is_some() && self.judged == Some(self.changes)
+    }
 }
 
 /// One session between a client and an upstream server.
@@ -522,11 +532,7 @@ impl Session {
     /// The judged definition of a tool, reading the list first when it was
     /// never read or the server said it changed.
     async fn tool(self: &Arc<Self>, name: &str) -> Result<Shown, String> {
-        let fresh = {
-            let state = self.state();
-            state.tools.is_some() && !state.stale
-        };
-        if !fresh {
+        if !self.state().fresh() {
             self.refresh().await?;
         }
         let state = self.state();
@@ -547,13 +553,13 @@ impl Session {
     /// requests and judges it.
     async fn refresh(self: &Arc<Self>) -> Result<(), String> {
         let _one = self.refreshing.lock().await;
-        {
+        let changes = {
             let state = self.state();
-            if state.tools.is_some() && !state.stale {
+            if state.fresh() {
                 return Ok(());
             }
-        }
-        self.state().stale = false;
+            state.changes
+        };
         let mut table = HashMap::new();
         let mut cursor: Option<Value> = None;
         for _ in 0..1000 {
@@ -587,7 +593,9 @@ impl Session {
                 break;
             }
         }
-        self.state().tools = Some(table);
+        let mut state = self.state();
+        state.tools = Some(table);
+        state.judged = Some(changes);
         Ok(())
     }
 
@@ -882,7 +890,7 @@ impl Session {
             (Some(_), Some(_)) => self.send_client(text),
             (Some(method), None) => {
                 if method == "notifications/tools/list_changed" {
-                    self.state().stale = true;
+                    self.state().changes += 1;
                     let session = self.clone();
                     tokio::spawn(async move {
                         if let Err(e) = session.refresh().await {
