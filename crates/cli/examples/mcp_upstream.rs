@@ -2,8 +2,13 @@
 //! server `palisade mcp-proxy` runs as its child.
 //!
 //! ```text
-//! mcp_upstream [--tools FILE]
+//! mcp_upstream [--tools FILE] [--http ADDR]
 //! ```
+//!
+//! With `--http ADDR` it serves MCP streamable HTTP at `http://ADDR/mcp`
+//! (printing `listening http://…/mcp` once bound) instead of stdio; then,
+//! when `UPSTREAM_TOKEN` is set, a request without the header
+//! `x-upstream-token` of that value is refused (401).
 //!
 //! `tools/list` answers the default tools below, or, with `--tools FILE`,
 //! the JSON array of tool definitions in FILE as it reads at that moment
@@ -26,6 +31,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use axum::response::IntoResponse as _;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
@@ -159,18 +165,68 @@ impl ServerHandler for Upstream {
     }
 }
 
+async fn serve_http(upstream: Upstream, addr: &str) -> std::io::Result<()> {
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+    use std::io::Write as _;
+
+    let service: StreamableHttpService<Upstream, LocalSessionManager> = StreamableHttpService::new(
+        move || Ok(upstream.clone()),
+        Default::default(),
+        StreamableHttpServerConfig::default(),
+    );
+    let token = std::env::var("UPSTREAM_TOKEN").ok();
+    let router =
+        axum::Router::new()
+            .nest_service("/mcp", service)
+            .layer(axum::middleware::from_fn(
+                move |request: axum::extract::Request, next: axum::middleware::Next| {
+                    let token = token.clone();
+                    async move {
+                        let given = request
+                            .headers()
+                            .get("x-upstream-token")
+                            .and_then(|v| v.to_str().ok());
+                        if token.is_some() && given != token.as_deref() {
+                            return axum::http::StatusCode::UNAUTHORIZED.into_response();
+                        }
+                        next.run(request).await
+                    }
+                },
+            ));
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let bound = listener.local_addr()?;
+    {
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "listening http://{bound}/mcp")?;
+        stdout.flush()?;
+    }
+    axum::serve(listener, router).await
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let mut tools = None;
+    let mut http = None;
     while let Some(arg) = args.next() {
         match (arg.as_str(), args.next()) {
             ("--tools", Some(path)) => tools = Some(PathBuf::from(path)),
+            ("--http", Some(addr)) => http = Some(addr),
             _ => {
-                eprintln!("usage: mcp_upstream [--tools FILE]");
+                eprintln!("usage: mcp_upstream [--tools FILE] [--http ADDR]");
                 return ExitCode::from(2);
             }
         }
+    }
+    if let Some(addr) = http {
+        return match serve_http(Upstream { tools }, &addr).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("mcp_upstream: {e}");
+                ExitCode::from(1)
+            }
+        };
     }
     let server = match (Upstream { tools }).serve(rmcp::transport::stdio()).await {
         Ok(s) => s,

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use palisade_transport::gateway::{GatewayOptions, Pins};
+use palisade_transport::gateway::{GatewayOptions, Pins, Upstream};
 
 use crate::ServiceArgs;
 
@@ -37,8 +37,19 @@ pub(crate) struct McpProxyArgs {
     /// larger one is answered with an error, never forwarded.
     #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
     pub(crate) max_message_bytes: usize,
+    /// Proxy a streamable-HTTP MCP server at URL instead of a command.
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    pub(crate) upstream: Option<String>,
+    /// With --upstream: send header NAME with the value of environment
+    /// variable ENV_VAR (secrets stay out of the command line). Repeatable.
+    #[arg(long = "header", value_name = "NAME=ENV_VAR", requires = "upstream")]
+    pub(crate) headers: Vec<String>,
     /// The MCP server's command and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    #[arg(
+        last = true,
+        required_unless_present = "upstream",
+        value_name = "COMMAND"
+    )]
     pub(crate) command: Vec<String>,
 }
 
@@ -79,8 +90,16 @@ fn pins_at(path: Option<&Path>) -> anyhow::Result<Pins> {
     }
 }
 
-/// The default name of an upstream: its command's base name.
-fn base_name(command: &str) -> String {
+/// The default name of an upstream: its command's base name, or its
+/// URL's host.
+fn default_name(args: &McpProxyArgs) -> String {
+    if let Some(url) = &args.upstream {
+        let rest = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
+        let host = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+        let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+        return host.to_owned();
+    }
+    let command = args.command.first().map_or("", String::as_str);
     Path::new(command)
         .file_name()
         .and_then(|n| n.to_str())
@@ -88,13 +107,36 @@ fn base_name(command: &str) -> String {
         .to_owned()
 }
 
+/// `NAME=ENV_VAR` pairs as header names and the variables' values.
+fn headers(specs: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+    specs
+        .iter()
+        .map(|spec| {
+            let (name, var) = spec.split_once('=').with_context(|| {
+                format!("--header `{spec}`: write NAME=ENV_VAR, the header's value is read from the environment variable")
+            })?;
+            let value = std::env::var(var).with_context(|| {
+                format!("--header {name}: the environment variable `{var}` is not set")
+            })?;
+            Ok((name.to_owned(), value))
+        })
+        .collect()
+}
+
 pub(crate) fn run(args: &McpProxyArgs) -> anyhow::Result<u8> {
     let config = crate::serve::load_config(args.service.config.as_deref())?;
     let telemetry = crate::telemetry::init(config.telemetry.as_ref())?;
-    let name = args
-        .name
-        .clone()
-        .unwrap_or_else(|| base_name(args.command.first().map_or("", String::as_str)));
+    let name = args.name.clone().unwrap_or_else(|| default_name(args));
+    let upstream = match &args.upstream {
+        Some(url) => Upstream::Http {
+            url: url.clone(),
+            headers: headers(&args.headers)?,
+        },
+        None => Upstream::Command {
+            command: args.command.clone(),
+            env: BTreeMap::new(),
+        },
+    };
     let pins = if args.no_pins {
         None
     } else {
@@ -105,11 +147,10 @@ pub(crate) fn run(args: &McpProxyArgs) -> anyhow::Result<u8> {
         .max_message_bytes(args.max_message_bytes);
     let served = crate::serve::runtime()?.block_on(async {
         let service = crate::serve::start(&args.service, config).await?;
-        let result = palisade_transport::gateway::proxy_command(
+        let result = palisade_transport::gateway::proxy(
             service.clone(),
             options,
-            &args.command,
-            &BTreeMap::new(),
+            &upstream,
             tokio::io::stdin(),
             tokio::io::stdout(),
         )

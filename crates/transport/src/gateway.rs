@@ -21,8 +21,11 @@
 //! - Everything else passes through byte for byte. What the gateway cannot
 //!   read is not forwarded: the client gets an error saying why.
 //!
-//! [`proxy_command`] runs an MCP server as a child process over stdio.
+//! [`proxy`] serves one client over a byte stream (stdio) with an
+//! [`Upstream`] behind: a child process over stdio, or a streamable-HTTP
+//! server.
 
+mod http;
 mod lines;
 mod pins;
 mod proxy;
@@ -99,18 +102,41 @@ pub enum GatewayError {
     /// No command was given.
     #[error("no MCP server command given")]
     NoCommand,
+    /// The upstream server's address or headers are not usable.
+    #[error("{0}")]
+    Upstream(String),
+}
+
+/// The MCP server behind the gateway.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Upstream {
+    /// A child process over stdio: the program and its arguments, and
+    /// variables added to its environment.
+    Command {
+        /// The program and its arguments.
+        command: Vec<String>,
+        /// Added to the child's environment.
+        env: BTreeMap<String, String>,
+    },
+    /// A streamable-HTTP server: its URL and the headers sent with every
+    /// request (values are secrets: never logged).
+    Http {
+        /// The MCP endpoint.
+        url: String,
+        /// Header names and values.
+        headers: Vec<(String, String)>,
+    },
 }
 
 /// Serves one client over `reader`/`writer` (newline-delimited JSON-RPC,
-/// as over stdio) with the MCP server `command` (program and arguments,
-/// with `env` added to its environment) as a child process, until the
-/// client closes its side; then the child's input is closed and the child
-/// stopped.
-pub async fn proxy_command<R, W>(
+/// as over stdio) with `upstream` behind, until the client closes its
+/// side; then a child's input is closed and the child stopped, or an HTTP
+/// session ended.
+pub async fn proxy<R, W>(
     service: Arc<Service>,
     options: GatewayOptions,
-    command: &[String],
-    env: &BTreeMap<String, String>,
+    upstream: &Upstream,
     reader: R,
     writer: W,
 ) -> Result<(), GatewayError>
@@ -118,6 +144,97 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
+    let limit = options.max_message_bytes;
+    let (incoming_tx, incoming) = mpsc::channel(256);
+    let (to_client, client_rx) = mpsc::unbounded_channel();
+    let (to_upstream, upstream_rx) = mpsc::unbounded_channel();
+    let (closing, closed) = tokio::sync::watch::channel(false);
+    let running = match upstream {
+        Upstream::Command { command, env } => Running::Child(start_child(
+            command,
+            env,
+            limit,
+            upstream_rx,
+            incoming_tx.clone(),
+            closed.clone(),
+        )?),
+        Upstream::Http { url, headers } => {
+            let headers = http::headers(headers).map_err(GatewayError::Upstream)?;
+            Running::Http(tokio::spawn(http::run(
+                url.clone(),
+                headers,
+                options.timeout,
+                limit,
+                upstream_rx,
+                incoming_tx.clone(),
+            )))
+        }
+    };
+    let writing_client = tokio::spawn(write_lines(writer, client_rx, closed));
+    let reading_client = tokio::spawn(read_lines(
+        reader,
+        limit,
+        incoming_tx.clone(),
+        Incoming::Client,
+        |_| Incoming::ClientEnd,
+    ));
+    let session = Session::new(
+        service,
+        options,
+        uuid::Uuid::now_v7().to_string(),
+        to_client,
+        to_upstream,
+    );
+    session.run(incoming).await;
+    // The client is gone: what is queued is written, the server sees its
+    // input close (or its session end) and gets a moment to exit before it
+    // is stopped.
+    reading_client.abort();
+    let _ = closing.send(true);
+    drop(session);
+    match running {
+        Running::Child(child) => child.stop().await,
+        Running::Http(task) => {
+            let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
+        }
+    }
+    drop(incoming_tx);
+    let _ = writing_client.await;
+    Ok(())
+}
+
+enum Running {
+    Child(Child),
+    Http(tokio::task::JoinHandle<()>),
+}
+
+struct Child {
+    child: tokio::process::Child,
+    writing: tokio::task::JoinHandle<()>,
+    reading: tokio::task::JoinHandle<()>,
+}
+
+impl Child {
+    async fn stop(mut self) {
+        let _ = self.writing.await;
+        if tokio::time::timeout(Duration::from_secs(3), self.child.wait())
+            .await
+            .is_err()
+        {
+            let _ = self.child.kill().await;
+        }
+        self.reading.abort();
+    }
+}
+
+fn start_child(
+    command: &[String],
+    env: &BTreeMap<String, String>,
+    limit: usize,
+    upstream_rx: mpsc::UnboundedReceiver<String>,
+    incoming: mpsc::Sender<Incoming>,
+    closed: tokio::sync::watch::Receiver<bool>,
+) -> Result<Child, GatewayError> {
     let (program, args) = command.split_first().ok_or(GatewayError::NoCommand)?;
     let mut child = tokio::process::Command::new(program)
         .args(args)
@@ -137,50 +254,27 @@ where
             source: std::io::Error::other("its standard input and output are not pipes"),
         });
     };
-    let limit = options.max_message_bytes;
-    let (incoming_tx, incoming) = mpsc::channel(256);
-    let (to_client, client_rx) = mpsc::unbounded_channel();
-    let (to_upstream, upstream_rx) = mpsc::unbounded_channel();
-    let (closing, closed) = tokio::sync::watch::channel(false);
-    let writing_client = tokio::spawn(write_lines(writer, client_rx, closed.clone()));
-    let writing_upstream = tokio::spawn(write_lines(child_in, upstream_rx, closed));
-    let reading_client = tokio::spawn(read_lines(
-        reader,
-        limit,
-        incoming_tx.clone(),
-        Incoming::Client,
-        |_| Incoming::ClientEnd,
-    ));
-    let reading_upstream = tokio::spawn(read_lines(
+    let writing = tokio::spawn(write_lines(child_in, upstream_rx, closed));
+    let reading = tokio::spawn(read_lines(
         child_out,
         limit,
-        incoming_tx.clone(),
+        incoming,
         Incoming::Upstream,
         |why| Incoming::UpstreamEnd(why.unwrap_or_else(|| "it closed its output".to_owned())),
     ));
-    let session = Session::new(
-        service,
-        options,
-        uuid::Uuid::now_v7().to_string(),
-        to_client,
-        to_upstream,
-    );
-    session.run(incoming).await;
-    // The client is gone: what is queued is written, the server sees its
-    // input close and gets a moment to exit before it is stopped.
-    reading_client.abort();
-    let _ = closing.send(true);
-    let _ = writing_upstream.await;
-    if tokio::time::timeout(Duration::from_secs(3), child.wait())
-        .await
-        .is_err()
-    {
-        let _ = child.kill().await;
-    }
-    reading_upstream.abort();
-    drop(incoming_tx);
-    let _ = writing_client.await;
-    Ok(())
+    Ok(Child {
+        child,
+        writing,
+        reading,
+    })
+}
+
+/// Makes `ring` the TLS crypto provider of the process, once.
+pub(crate) fn install_crypto_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
 }
 
 /// Writes each message as a line until `closed` turns true (then what is

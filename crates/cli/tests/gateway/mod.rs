@@ -669,3 +669,94 @@ async fn every_decided_call_is_audited() {
     let verify = palisade(&["audit", "verify", arg(&audit)]).run();
     assert_eq!(verify.code, 0, "{}", verify.stderr);
 }
+
+/// `mcp_upstream --http 127.0.0.1:0` (streamable HTTP), with its URL.
+async fn http_upstream(token: &str) -> (Child, String) {
+    let mut child = Command::new(upstream_exe())
+        .args(["--http", "127.0.0.1:0"])
+        .env("UPSTREAM_TOKEN", token)
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    tokio::time::timeout(TIMEOUT, stdout.read_line(&mut line))
+        .await
+        .unwrap()
+        .unwrap();
+    let url = line.trim().strip_prefix("listening ").unwrap().to_owned();
+    (child, url)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamable_http_upstream_with_a_header_from_the_environment() {
+    let setup = Setup::new("http");
+    let (_server, url) = http_upstream("s3cret-token").await;
+    let proxy = |token: Option<&str>| {
+        let mut command = Command::new(BIN);
+        command
+            .arg("mcp-proxy")
+            .args(["--policy", arg(&data("gateway/policy.yaml"))])
+            .args(["--pins", arg(&setup.pins())])
+            .args([
+                "--upstream",
+                &url,
+                "--header",
+                "x-upstream-token=GATEWAY_TEST_TOKEN",
+            ])
+            .env("RUST_LOG", "warn")
+            .kill_on_drop(true);
+        match token {
+            Some(t) => command.env("GATEWAY_TEST_TOKEN", t),
+            None => command.env_remove("GATEWAY_TEST_TOKEN"),
+        };
+        command
+    };
+    let client =
+        ().serve(TokioChildProcess::new(proxy(Some("s3cret-token"))).unwrap())
+            .await
+            .unwrap();
+    assert!(tool_names(&client).await.contains(&"echo".to_owned()));
+    assert_eq!(
+        text(&call(&client, "echo", json!({"text": "over http"})).await),
+        "over http"
+    );
+    let blocked = call(&client, "danger_zone", json!({})).await;
+    assert!(
+        is_error(&blocked) && text(&blocked).contains("no-danger"),
+        "{blocked}"
+    );
+    let key = call(&client, "secret", json!({})).await;
+    assert!(is_error(&key) && !key.to_string().contains("AKIA"), "{key}");
+    client.cancel().await.unwrap();
+    // The pins are kept under the URL's host when no --name is given.
+    let pins = std::fs::read_to_string(setup.pins()).unwrap();
+    assert!(pins.contains("127.0.0.1:"), "{pins}");
+
+    // The wrong token: the server refuses, and the client is told.
+    let client = ().serve(TokioChildProcess::new(proxy(Some("wrong"))).unwrap()).await;
+    match client {
+        Err(e) => assert!(e.to_string().contains("401"), "{e}"),
+        Ok(c) => panic!(
+            "the handshake passed with a wrong token: {:?}",
+            c.peer_info()
+        ),
+    }
+
+    // The variable unset: the proxy does not start.
+    let run = palisade(&[
+        "mcp-proxy",
+        "--upstream",
+        &url,
+        "--header",
+        "x-upstream-token=GATEWAY_UNSET_VARIABLE",
+    ])
+    .run();
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("GATEWAY_UNSET_VARIABLE"),
+        "{}",
+        run.stderr
+    );
+}
