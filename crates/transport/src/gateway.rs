@@ -29,6 +29,8 @@ mod http;
 mod lines;
 mod pins;
 mod proxy;
+#[cfg(feature = "http")]
+pub(crate) mod serve;
 
 use std::collections::BTreeMap;
 use std::process::Stdio;
@@ -145,8 +147,42 @@ where
     W: AsyncWrite + Send + Unpin + 'static,
 {
     let limit = options.max_message_bytes;
+    let opened = open(service, options, upstream, uuid::Uuid::now_v7().to_string())?;
+    let writing_client = tokio::spawn(write_lines(writer, opened.outgoing, opened.closed));
+    let reading_client = tokio::spawn(read_lines(
+        reader,
+        limit,
+        opened.incoming.clone(),
+        Incoming::Client,
+        |_| Incoming::ClientEnd,
+    ));
+    let _ = opened.done.await;
+    reading_client.abort();
+    let _ = writing_client.await;
+    Ok(())
+}
+
+/// A session running: where the client's messages go in and the
+/// messages for the client come out.
+pub(crate) struct Opened {
+    pub(crate) incoming: mpsc::Sender<Incoming>,
+    pub(crate) outgoing: mpsc::UnboundedReceiver<String>,
+    /// Turns true when the session is over.
+    pub(crate) closed: tokio::sync::watch::Receiver<bool>,
+    /// Ends after [`Incoming::ClientEnd`], once the upstream is stopped.
+    pub(crate) done: tokio::task::JoinHandle<()>,
+}
+
+/// Starts `upstream` and a session with it.
+pub(crate) fn open(
+    service: Arc<Service>,
+    options: GatewayOptions,
+    upstream: &Upstream,
+    id: String,
+) -> Result<Opened, GatewayError> {
+    let limit = options.max_message_bytes;
     let (incoming_tx, incoming) = mpsc::channel(256);
-    let (to_client, client_rx) = mpsc::unbounded_channel();
+    let (to_client, outgoing) = mpsc::unbounded_channel();
     let (to_upstream, upstream_rx) = mpsc::unbounded_channel();
     let (closing, closed) = tokio::sync::watch::channel(false);
     let running = match upstream {
@@ -170,37 +206,27 @@ where
             )))
         }
     };
-    let writing_client = tokio::spawn(write_lines(writer, client_rx, closed));
-    let reading_client = tokio::spawn(read_lines(
-        reader,
-        limit,
-        incoming_tx.clone(),
-        Incoming::Client,
-        |_| Incoming::ClientEnd,
-    ));
-    let session = Session::new(
-        service,
-        options,
-        uuid::Uuid::now_v7().to_string(),
-        to_client,
-        to_upstream,
-    );
-    session.run(incoming).await;
-    // The client is gone: what is queued is written, the server sees its
-    // input close (or its session end) and gets a moment to exit before it
-    // is stopped.
-    reading_client.abort();
-    let _ = closing.send(true);
-    drop(session);
-    match running {
-        Running::Child(child) => child.stop().await,
-        Running::Http(task) => {
-            let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
+    let session = Session::new(service, options, id, to_client, to_upstream);
+    let done = tokio::spawn(async move {
+        session.run(incoming).await;
+        // The client is gone: what is queued is written, the server sees
+        // its input close (or its session end) and gets a moment to exit
+        // before it is stopped.
+        let _ = closing.send(true);
+        drop(session);
+        match running {
+            Running::Child(child) => child.stop().await,
+            Running::Http(task) => {
+                let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
+            }
         }
-    }
-    drop(incoming_tx);
-    let _ = writing_client.await;
-    Ok(())
+    });
+    Ok(Opened {
+        incoming: incoming_tx,
+        outgoing,
+        closed,
+        done,
+    })
 }
 
 enum Running {

@@ -760,3 +760,79 @@ async fn a_streamable_http_upstream_with_a_header_from_the_environment() {
         run.stderr
     );
 }
+
+/// Kills a `palisade serve` when the test ends, however it ends.
+struct Served(std::process::Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn palisade_serve_puts_the_config_s_servers_behind_keys_and_tenants() {
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let setup = Setup::new("serve");
+    let config = setup.dir.write(
+        "config.yaml",
+        format!(
+            "tenants:\n  acme: {{ policy: {policy:?} }}\n\
+             keys:\n  - {{ id: ci, env: GATEWAY_KEY, tenant: acme, scopes: [\"guardrails:check\"] }}\n\
+             gateway:\n  pins: {pins:?}\n  servers:\n    up: {{ command: [{exe:?}] }}\n",
+            policy = arg(&data("gateway/policy.yaml")),
+            pins = arg(&setup.pins()),
+            exe = arg(&upstream_exe()),
+        ),
+    );
+    let (child, addr) = crate::util::serve(
+        &["--config", arg(&config)],
+        None,
+        &[("GATEWAY_KEY", "gw-key-1")],
+    );
+    let _served = Served(child);
+    let url = format!("http://{addr}/gateway/up/mcp");
+    let connect = |key: Option<&str>| {
+        let mut config = StreamableHttpClientTransportConfig::with_uri(url.clone());
+        config.auth_header = key.map(str::to_owned);
+        let transport = StreamableHttpClientTransport::from_config(config);
+        async move {
+            tokio::time::timeout(TIMEOUT, ().serve(transport))
+                .await
+                .unwrap()
+        }
+    };
+
+    let client = connect(Some("gw-key-1")).await.unwrap();
+    assert!(tool_names(&client).await.contains(&"echo".to_owned()));
+    assert_eq!(
+        text(&call(&client, "echo", json!({"text": "via serve"})).await),
+        "via serve"
+    );
+    let blocked = call(&client, "danger_zone", json!({})).await;
+    assert!(
+        is_error(&blocked) && text(&blocked).contains("no-danger"),
+        "{blocked}"
+    );
+    let key = call(&client, "secret", json!({})).await;
+    assert!(is_error(&key) && !key.to_string().contains("AKIA"), "{key}");
+    client.cancel().await.unwrap();
+
+    // Without a key, or to a server the config does not name: refused.
+    let refused = connect(None).await;
+    assert!(refused.is_err());
+    let http = reqwest::Client::new();
+    let missing = http
+        .post(format!("http://{addr}/gateway/nope/mcp"))
+        .header("authorization", "Bearer gw-key-1")
+        .header("content-type", "application/json")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404);
+}
