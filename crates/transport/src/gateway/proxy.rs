@@ -81,9 +81,16 @@ struct State {
     meta: Option<Value>,
     /// Why the upstream server is gone.
     gone: Option<String>,
+    /// Answers being judged (no longer pending, not yet sent).
+    judging: usize,
 }
 
 impl State {
+    /// Whether every request of the client was answered.
+    fn idle(&self) -> bool {
+        self.pending.is_empty() && self.judging == 0
+    }
+
     /// Whether the tools were judged since the server last said they changed.
     fn fresh(&self) -> bool {
         self.tools.is_some() && self.judged == Some(self.changes)
@@ -148,12 +155,40 @@ impl Session {
     }
 
     /// Handles messages until the client closes its side.
+    /// Handles messages until the client closes its side and the requests
+    /// it sent before are answered (or the wait for answers is over).
     pub(crate) async fn run(self: &Arc<Self>, mut incoming: mpsc::Receiver<Incoming>) {
-        while let Some(item) = incoming.recv().await {
+        let mut ended: Option<tokio::time::Instant> = None;
+        loop {
+            if ended.is_some() && self.state().idle() {
+                break;
+            }
+            let item = match ended {
+                None => incoming.recv().await,
+                Some(deadline) if tokio::time::Instant::now() >= deadline => break,
+                // Answers being judged send no message when they are done:
+                // look again shortly.
+                Some(_) => match tokio::time::timeout(
+                    std::time::Duration::from_millis(20),
+                    incoming.recv(),
+                )
+                .await
+                {
+                    Ok(item) => item,
+                    Err(_) => continue,
+                },
+            };
+            let Some(item) = item else { break };
             match item {
-                Incoming::Client(line) => self.from_client(line),
+                Incoming::Client(line) if ended.is_none() => self.from_client(line),
+                Incoming::Client(_) => {}
                 Incoming::Upstream(line) => self.from_upstream(line),
-                Incoming::ClientEnd => break,
+                Incoming::ClientEnd => {
+                    // A client that closed with a request unanswered (a
+                    // pipe) gets its answers; one left hanging, not forever.
+                    let wait = self.options.timeout.min(std::time::Duration::from_secs(30));
+                    ended.get_or_insert_with(|| tokio::time::Instant::now() + wait);
+                }
                 Incoming::UpstreamEnd(why) => self.upstream_gone(why),
             }
         }
@@ -942,8 +977,12 @@ impl Session {
         match pending.kind {
             Kind::Other => self.send_client(text),
             kind => {
+                self.state().judging += 1;
                 let session = self.clone();
-                tokio::spawn(async move { session.judge_answer(id, kind, message, text).await });
+                tokio::spawn(async move {
+                    session.clone().judge_answer(id, kind, message, text).await;
+                    session.state().judging -= 1;
+                });
             }
         }
     }
