@@ -866,14 +866,9 @@ impl Session {
             .service
             .local(self.options.tenant.as_deref())
             .map_err(|e| fail(e.to_string()))?;
-        let mut decision = caller
+        let decision = caller
             .guard
-            .engine()
-            .refuse(request, code, reason)
-            .map_err(|e| fail(e.to_string()))?;
-        caller
-            .guard
-            .audit(Some(&caller.tenant), request, &mut decision)
+            .refuse(Some(&caller.tenant), request, code, reason.to_owned())
             .await
             .map_err(|e| fail(e.to_string()))?;
         Ok(decision)
