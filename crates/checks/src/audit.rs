@@ -113,6 +113,9 @@ pub struct AuditRecord {
     /// The agent on whose behalf the check was made (its id, else its name).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub agent: Option<String>,
+    /// The MCP server the MCP gateway decided for (`context.mcpServer`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub mcp_server: Option<String>,
     /// The request's id, as echoed in the decision.
     pub request_id: String,
     /// The stage the request was evaluated at.
@@ -157,6 +160,12 @@ impl AuditRecord {
                 .unwrap_or_else(|| uuid::Uuid::now_v7().to_string()),
             tenant: tenant.map(str::to_owned).or_else(|| request.tenant.clone()),
             agent,
+            mcp_server: request
+                .context
+                .as_ref()
+                .and_then(|c| c.get("mcpServer"))
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned),
             request_id: decision.request_id.clone(),
             stage: request.effective_stage(),
             decision: decision.decision,

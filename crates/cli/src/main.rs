@@ -27,6 +27,7 @@ mod hosts;
 mod init;
 mod install;
 mod jsonl;
+mod mcp_proxy;
 mod policytest;
 mod serve;
 mod telemetry;
@@ -69,6 +70,13 @@ const MCP_HELP: &str = concat!(
     "Exit codes: 0 when the client closes stdin; 2 when the policy or the config is bad."
 );
 
+const MCP_PROXY_HELP: &str = concat!(
+    "Stdin and stdout: MCP (JSON-RPC, one message per line) with the client; the server runs as a child process over stdio.\n",
+    "Every tools/call is decided (tool_use) before it is forwarded, every result (tool_output) before the client sees it; tool definitions are judged and pinned; docs/GATEWAY.md.\n",
+    "Exit codes: 0 when the client closes stdin; 2 when the policy, the config or the command is bad.\n",
+    "Example: palisade mcp-proxy --name fs -- npx -y @modelcontextprotocol/server-filesystem /repo"
+);
+
 const CHECK_HELP: &str = concat!(
     "Input: the request from --request FILE, else from stdin, else built from --stage/--tool/--args/--content. With --jsonl, one request per line.\n",
     "Output: the Decision as JSON on stdout (pretty on a terminal); with --jsonl, one compact Decision per line, in input order.\n",
@@ -107,9 +115,17 @@ enum Command {
     /// Answer JSON-lines requests on stdin with decisions on stdout (pi's event protocol).
     #[command(after_help = EVENTS_HELP)]
     Events(ServiceArgs),
-    /// Serve the MCP tools `check` and `check_action` over stdio.
-    #[command(after_help = MCP_HELP)]
-    Mcp(ServiceArgs),
+    /// Serve the MCP tools `check` and `check_action` over stdio; `mcp pins` works with the gateway's tool pins.
+    #[command(after_help = MCP_HELP, args_conflicts_with_subcommands = true)]
+    Mcp {
+        #[command(flatten)]
+        args: ServiceArgs,
+        #[command(subcommand)]
+        command: Option<McpCommand>,
+    },
+    /// The MCP gateway: run an MCP server behind Palisade (`-- COMMAND ARGS...`), over stdio.
+    #[command(name = "mcp-proxy", after_help = MCP_PROXY_HELP)]
+    McpProxy(mcp_proxy::McpProxyArgs),
     /// Evaluate one request, or a JSON-lines batch, against a policy.
     #[command(after_help = CHECK_HELP)]
     Check(CheckArgs),
@@ -148,6 +164,15 @@ enum Command {
     Audit {
         #[command(subcommand)]
         command: AuditCommand,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum McpCommand {
+    /// List, approve or reset the MCP gateway's tool pins.
+    Pins {
+        #[command(subcommand)]
+        command: mcp_proxy::PinsCommand,
     },
 }
 
@@ -335,7 +360,15 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve::serve(&args),
         Command::Events(args) => serve::events(&args),
-        Command::Mcp(args) => serve::mcp(&args),
+        Command::Mcp {
+            command: Some(McpCommand::Pins { command }),
+            ..
+        } => mcp_proxy::pins(&command),
+        Command::Mcp {
+            args,
+            command: None,
+        } => serve::mcp(&args),
+        Command::McpProxy(args) => mcp_proxy::run(&args),
         Command::Check(args) => run_check(&args),
         Command::Hook(args) => Ok(hook::run(&args)),
         Command::Hooks {

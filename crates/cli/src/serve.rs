@@ -14,7 +14,7 @@ use crate::{ServeArgs, ServiceArgs};
 /// says otherwise.
 const DEFAULT_LISTEN: &str = "127.0.0.1:8700";
 
-fn load_config(path: Option<&Path>) -> anyhow::Result<ServiceConfig> {
+pub(crate) fn load_config(path: Option<&Path>) -> anyhow::Result<ServiceConfig> {
     let Some(path) = path else {
         return Ok(ServiceConfig::default());
     };
@@ -33,7 +33,7 @@ pub(crate) fn config_error(path: &Path, errors: &palisade_checks::ConfigErrors) 
     }
 }
 
-fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -46,7 +46,10 @@ fn init_logging() {
     crate::telemetry::init_logs();
 }
 
-async fn start(args: &ServiceArgs, config: ServiceConfig) -> anyhow::Result<Arc<Service>> {
+pub(crate) async fn start(
+    args: &ServiceArgs,
+    config: ServiceConfig,
+) -> anyhow::Result<Arc<Service>> {
     if let Some(policy) = args.policy.as_ref().or(config.policy.as_ref())
         && let Some(shown) = crate::diagnostic::syntax_error(policy)
     {

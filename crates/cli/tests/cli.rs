@@ -12,6 +12,7 @@ mod authoring;
 mod compose;
 mod docs;
 mod flows;
+mod gateway;
 mod hooks;
 mod replicas;
 mod telemetry;

@@ -22,6 +22,7 @@ pub mod policy;
 mod scan;
 mod shell;
 mod time;
+pub mod tooldefs;
 mod tools;
 mod view;
 

@@ -21,6 +21,10 @@
 //! # Ok::<(), palisade_checks::ConfigErrors>(())
 //! ```
 
+mod gateway;
+
+pub use gateway::{GatewayConfig, GatewayServer, expand};
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -58,6 +62,8 @@ pub struct ServiceConfig {
     /// The guard's sections: the LLM service, MCP servers, budgets, the
     /// audit log, `strict_requests`.
     pub guard: GuardConfig,
+    /// The MCP gateway's upstream servers (SPEC §14).
+    pub gateway: GatewayConfig,
 }
 
 impl Default for ServiceConfig {
@@ -76,6 +82,7 @@ impl Default for ServiceConfig {
             limits: Limits::default(),
             playground: true,
             guard: GuardConfig::default(),
+            gateway: GatewayConfig::default(),
         }
     }
 }
@@ -98,6 +105,8 @@ struct ServerSections {
     limits: Limits,
     #[serde(default = "yes")]
     playground: bool,
+    #[serde(default)]
+    gateway: GatewayConfig,
 }
 
 fn yes() -> bool {
@@ -121,6 +130,7 @@ const SECTIONS: &[&str] = &[
     "limits",
     "playground",
     "strict_requests",
+    "gateway",
 ];
 
 /// `telemetry`: where the service sends its OpenTelemetry traces.
@@ -360,6 +370,7 @@ impl ServiceConfig {
             limits: server.limits,
             playground: server.playground,
             guard,
+            gateway: server.gateway,
         };
         let errors = config.problems();
         if errors.is_empty() {
@@ -383,6 +394,9 @@ impl ServiceConfig {
             fix(&mut t.policy);
         }
         self.guard.resolve_paths(dir);
+        if let Some(p) = &mut self.gateway.pins {
+            fix(p);
+        }
     }
 
     /// What the types cannot say, in document order: the server's problems

@@ -35,6 +35,8 @@ pub fn router(service: Arc<Service>) -> Router {
     let router = router.merge(crate::hosted::routes());
     #[cfg(feature = "mcp")]
     let router = router.merge(crate::mcp::routes());
+    #[cfg(feature = "gateway")]
+    let router = router.merge(crate::gateway::serve::routes(&service));
     #[cfg(feature = "hooks")]
     // A hook is answered in its host's format whatever its size (a host
     // lets the call through on any status but 200): it reads its own body.

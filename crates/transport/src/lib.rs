@@ -36,6 +36,8 @@ pub mod breaker;
 pub mod config;
 #[cfg(feature = "events")]
 pub mod events;
+#[cfg(feature = "gateway")]
+pub mod gateway;
 #[cfg(feature = "hooks")]
 pub mod hooks;
 #[cfg(feature = "hosted")]

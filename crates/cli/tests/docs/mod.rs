@@ -118,6 +118,7 @@ const CONFIG_SECTIONS: &[&str] = &[
     "state",
     "playground",
     "strict_requests",
+    "gateway",
 ];
 
 #[test]
@@ -226,6 +227,13 @@ fn every_palisade_command_shown_exists_with_its_options() {
                 && let Some(sub) = words.get(p + 2)
             {
                 path.push(sub);
+            }
+            // `palisade mcp pins list|approve|reset`.
+            if *command == "mcp" && words.get(p + 2) == Some(&"pins") {
+                path.push("pins");
+                if let Some(sub) = words.get(p + 3) {
+                    path.push(sub);
+                }
             }
             let key = path.join(" ");
             let help: &String = help_of.entry(key.clone()).or_insert_with(|| {
