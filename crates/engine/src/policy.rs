@@ -3,7 +3,6 @@
 //! A [`Policy`] that exists is valid: it is only made by the loaders here,
 //! which report every problem at once and never return half a policy.
 
-mod compose;
 mod json_schema;
 pub(crate) mod kinds;
 mod lint;

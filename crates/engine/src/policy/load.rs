@@ -7,7 +7,7 @@ use std::path::Path;
 use palisade_protocol::{Mode, Severity, Stage};
 use serde_json::{Map, Value};
 
-use super::compose;
+mod compose;
 use super::kinds::Compiled;
 use super::{Check, CheckKind, CheckType, OnError, OnFail, Policy};
 use crate::error::PolicyErrors;
@@ -81,7 +81,7 @@ pub(super) fn parse(path: &Path, text: &str) -> Result<Value, PolicyErrors> {
 }
 
 /// Reads a composed document, its problems told where they were written.
-pub(super) fn from_composed(composed: &compose::Composed) -> Result<Policy, PolicyErrors> {
+fn from_composed(composed: &compose::Composed) -> Result<Policy, PolicyErrors> {
     read(&composed.document, false).map_err(|e| PolicyErrors {
         errors: e
             .errors

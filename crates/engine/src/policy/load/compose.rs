@@ -74,7 +74,7 @@ fn resolve_in(
             "/extends",
             format!(
                 "`extends` must be `default` or the path of a policy file, not {}",
-                super::read::json_type(&extends)
+                crate::policy::read::json_type(&extends)
             ),
         ));
     };
@@ -114,7 +114,7 @@ fn resolve_in(
                         at,
                         format!(
                             "an entry of `disable` is the id of a check, not {}",
-                            super::read::json_type(item)
+                            crate::policy::read::json_type(item)
                         ),
                     ));
                     continue;
@@ -129,7 +129,7 @@ fn resolve_in(
             "/disable",
             format!(
                 "`disable` must be a list of check ids, not {}",
-                super::read::json_type(&other)
+                crate::policy::read::json_type(&other)
             ),
         )),
     }
@@ -308,13 +308,13 @@ fn extended_file(
             })
             .collect(),
     };
-    let value = super::load::parse(&path, &text).map_err(in_file)?;
+    let value = super::parse(&path, &text).map_err(in_file)?;
     chain.push(canonical);
     let composed = resolve_in(value, Some(&path), chain);
     chain.pop();
     let composed = composed.map_err(in_file)?;
     // The extended policy must hold on its own.
-    super::load::from_composed(&composed).map_err(in_file)?;
+    super::from_composed(&composed).map_err(in_file)?;
     Ok(composed.document)
 }
 
