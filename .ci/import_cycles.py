@@ -24,8 +24,8 @@ def module_of(src: Path, file: Path) -> list[str]:
     return parts
 
 
-def group_heads(text: str, i: int) -> list[list[str]]:
-    """The paths a `{…}` group at text[i] == '{' names, as segment lists."""
+def closing(text: str, i: int) -> int:
+    """The index of the `}` that closes the `{` at text[i]."""
     depth, j = 0, i
     while j < len(text):
         if text[j] == "{":
@@ -35,6 +35,12 @@ def group_heads(text: str, i: int) -> list[list[str]]:
             if depth == 0:
                 break
         j += 1
+    return j
+
+
+def group_heads(text: str, i: int) -> list[list[str]]:
+    """The paths a `{…}` group at text[i] == '{' names, as segment lists."""
+    j = closing(text, i)
     body = text[i + 1 : j]
     items, depth, start = [], 0, 0
     for k, ch in enumerate(body):
@@ -82,15 +88,7 @@ def without_tests(text: str) -> tuple[str, set[str]]:
             files.add(m.group(1))
             text = text[: m.start()] + text[m.end() :]
             continue
-        depth, j = 0, m.end() - 1
-        while j < len(text):
-            if text[j] == "{":
-                depth += 1
-            elif text[j] == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
+        j = closing(text, m.end() - 1)
         text = text[: m.start()] + text[j + 1 :]
 
 
