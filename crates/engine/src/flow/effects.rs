@@ -5,10 +5,12 @@
 //!
 //! A name is split into words (at `_`, `-`, `.`, case changes and digits;
 //! an MCP tool's `mcp__<server>__` prefix is left out, so that a server
-//! called `send` does not make its `list_files` a sender). The first word
-//! that is a verb decides: a reading verb (`get`, `list`, `search`, …)
-//! makes the tool a reader, whatever follows, unless its object is a web
-//! page or a link (`get_webpage`, `read_url`: a fetch). A few objects name
+//! called `send` does not make its `list_files` a sender). A verb that
+//! sends, pays, invites or fetches decides wherever it stands
+//! (`list_and_send_files` sends); else a reading verb (`get`, `list`,
+//! `search`, …) makes the tool a reader, unless its object is a web page or
+//! a link (`get_webpage`, `read_url`: a fetch), and words that are as often
+//! nouns (`email`, `post`) send only without one (`email_lookup` reads). A few objects name
 //! the effect without a verb of their own (`set_forwarding_address`,
 //! `add_collaborator`, `create_webhook`).
 
@@ -126,18 +128,14 @@ pub(crate) fn of_tool(name: &str) -> Option<Effect> {
     let own = mcp_tool_part(name);
     let words = name_words(own);
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    // A verb that acts wins wherever it stands: a reading verb first
+    // (`list_and_send_files`, `check_then_pay`) does not make the call a
+    // reader.
     for (i, word) in words.iter().enumerate() {
         let w = word.as_str();
         let rest = words.get(i + 1..).unwrap_or_default();
         let rest_has = |list: &[&str]| rest.iter().any(|r| list.contains(&r.as_str()));
-        if READ.contains(&w) {
-            return Some(if rest_has(WEB_OBJECTS) {
-                Effect::Fetch
-            } else {
-                Effect::Read
-            });
-        }
-        if SEND.contains(&w) || (SEND_NOUNS.contains(&w) && !has(READ)) {
+        if SEND.contains(&w) {
             return Some(if rest_has(MONEY) {
                 Effect::Pay
             } else {
@@ -150,11 +148,27 @@ pub(crate) fn of_tool(name: &str) -> Option<Effect> {
         if INVITE.contains(&w) {
             return Some(Effect::Invite);
         }
-        if FETCH.contains(&w) {
+        if FETCH.contains(&w) || (w == "open" && rest_has(WEB_OBJECTS)) {
             return Some(Effect::Fetch);
         }
-        if w == "open" && rest_has(WEB_OBJECTS) {
-            return Some(Effect::Fetch);
+    }
+    for (i, word) in words.iter().enumerate() {
+        let w = word.as_str();
+        let rest = words.get(i + 1..).unwrap_or_default();
+        let rest_has = |list: &[&str]| rest.iter().any(|r| list.contains(&r.as_str()));
+        if READ.contains(&w) {
+            return Some(if rest_has(WEB_OBJECTS) {
+                Effect::Fetch
+            } else {
+                Effect::Read
+            });
+        }
+        if SEND_NOUNS.contains(&w) && !has(READ) {
+            return Some(if rest_has(MONEY) {
+                Effect::Pay
+            } else {
+                Effect::Send
+            });
         }
     }
     if has(SEND_OBJECTS) {
@@ -207,6 +221,9 @@ mod tests {
             ("mcp__send__list_files", Effect::Read),
             ("read_channel_messages", Effect::Read),
             ("getSentMessages", Effect::Read),
+            ("list_and_send_files", Effect::Send),
+            ("check_then_pay_invoice", Effect::Pay),
+            ("searchAndForward", Effect::Send),
         ] {
             assert_eq!(of_tool(name), Some(effect), "{name}");
         }
