@@ -902,6 +902,7 @@ async fn flush_breakers(
     seen: &std::sync::Mutex<BTreeMap<String, BreakerState>>,
     failing: &mut bool,
 ) {
+    let _round = shared.round().await;
     for tenant in shared.pending_tenants() {
         match shared.flush(&tenant, config).await {
             Ok(state) => {

@@ -222,6 +222,8 @@ pub(crate) struct Shared {
     record: Script,
     session_put: Script,
     pending: Mutex<HashMap<String, Pending>>,
+    /// Held for a whole round of flushes ([`Shared::round`]).
+    flushing: tokio::sync::Mutex<()>,
 }
 
 /// How often decisions no admission carried are counted on their own.
@@ -283,6 +285,7 @@ impl Shared {
             record: Script::new(&record_script()),
             session_put: Script::new(SESSION_PUT),
             pending: Mutex::new(HashMap::new()),
+            flushing: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -348,6 +351,14 @@ impl Shared {
         let mut pending = self.lock();
         let slot = pending.entry(tenant.to_owned()).or_default();
         *slot = taken.then(*slot);
+    }
+
+    /// One round of flushes at a time: a round holds this from listing the
+    /// tenants to its last answer, so that the round at shutdown waits for
+    /// one whose decisions have left [`Shared::pending_tenants`] but not yet
+    /// reached Redis.
+    pub(crate) async fn round(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.flushing.lock().await
     }
 
     /// The tenants with decisions not yet counted.
