@@ -45,7 +45,11 @@ pub(crate) fn policy_error(
         return anyhow::anyhow!("{shown}");
     }
     match errors.errors.as_slice() {
-        [only] if only.pointer.is_empty() => anyhow::anyhow!("{}", only.message),
+        [only] if only.pointer.is_empty() && !errors.is_placed() => {
+            anyhow::anyhow!("{}", only.message)
+        }
+        // Each problem names its file.
+        _ if errors.is_placed() => anyhow::anyhow!("{errors}"),
         _ => anyhow::anyhow!("{}: {errors}", path.display()),
     }
 }

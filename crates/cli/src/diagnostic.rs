@@ -30,35 +30,12 @@ pub(crate) fn syntax_error(path: &Path) -> Option<String> {
             let location = e.location()?;
             // `… at line 4 column 4, while parsing a block collection at
             // line 2 column 3`: the snippet shows the one place.
-            let message = without_positions(&e.to_string());
+            let message = palisade_engine::without_positions(&e.to_string());
             ("YAML", message, location.index().min(text.len()))
         }
         _ => return None,
     };
     Some(render(path, &text, format, &message, offset))
-}
-
-/// A parser's message without its ` at line N column M` positions.
-fn without_positions(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(i) = rest.find(" at line ") {
-        out.push_str(rest.get(..i).unwrap_or_default());
-        let after = rest.get(i + " at line ".len()..).unwrap_or_default();
-        let line_end = after
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(after.len());
-        let after = after.get(line_end..).unwrap_or_default();
-        rest = match after.strip_prefix(" column ") {
-            Some(col) => {
-                let end = col.find(|c: char| !c.is_ascii_digit()).unwrap_or(col.len());
-                col.get(end..).unwrap_or_default()
-            }
-            None => after,
-        };
-    }
-    out.push_str(rest);
-    out
 }
 
 /// The byte offset of a 1-based line and 0-based column (in characters)
@@ -110,17 +87,6 @@ fn render(path: &Path, text: &str, format: &str, message: &str, offset: usize) -
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn messages_lose_their_positions() {
-        assert_eq!(
-            without_positions(
-                "did not find expected '-' indicator at line 4 column 4, while parsing a block collection at line 2 column 3"
-            ),
-            "did not find expected '-' indicator, while parsing a block collection"
-        );
-        assert_eq!(without_positions("no position"), "no position");
-    }
 
     #[test]
     fn offsets_follow_lines_and_characters() {

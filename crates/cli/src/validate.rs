@@ -21,8 +21,16 @@ pub(crate) fn run(files: &[PathBuf]) -> anyhow::Result<u8> {
                         w => format!(", {w} warnings"),
                     }
                 );
-                for w in &warnings {
-                    say!("{}: warning: {w}", file.display());
+                let places = palisade_engine::Policy::places(file, &warnings);
+                for (i, w) in warnings.iter().enumerate() {
+                    match places.get(i) {
+                        Some(place) => say!(
+                            "{}: warning: {}",
+                            place.prefix().unwrap_or_else(|| file.display().to_string()),
+                            place.describe(w)
+                        ),
+                        None => say!("{}: warning: {w}", file.display()),
+                    }
                 }
             }
             Err(errors) => {
@@ -31,8 +39,8 @@ pub(crate) fn run(files: &[PathBuf]) -> anyhow::Result<u8> {
                     say!("{}: {shown}", file.display());
                     continue;
                 }
-                for e in errors.iter() {
-                    say!("{}: {e}", file.display());
+                for line in problem_lines(file, &errors) {
+                    say!("{line}");
                 }
             }
         }
@@ -58,10 +66,22 @@ pub(crate) fn show(file: &Path) -> anyhow::Result<u8> {
                 eprintln!("{}: {shown}", file.display());
                 return Ok(2);
             }
-            for e in errors.iter() {
-                eprintln!("{}: {e}", file.display());
+            for line in problem_lines(file, &errors) {
+                eprintln!("{line}");
             }
             Ok(2)
         }
     }
+}
+
+/// Each problem of the policy file `file` on a line of its own, told
+/// where it is (`FILE:LINE:COLUMN: POINTER (check `ID`): MESSAGE`).
+fn problem_lines(file: &Path, errors: &palisade_engine::PolicyErrors) -> Vec<String> {
+    if errors.is_placed() {
+        return errors.lines();
+    }
+    errors
+        .iter()
+        .map(|e| format!("{}: {e}", file.display()))
+        .collect()
 }

@@ -559,10 +559,10 @@ mod check {
         run.code(2);
         assert!(run.stdout.is_empty(), "no decision from an invalid policy");
         for pointer in [
-            "/extra: ",
-            "/checks/0/patterns/0: ",
-            "/checks/1/words: ",
-            "/checks/2/stage: ",
+            "policy.json:5:16: /extra: ",
+            "policy.json:2:80: /checks/0/patterns/0 (check `a`): ",
+            "policy.json:3:68: /checks/1/words (check `b`): ",
+            "policy.json:4:29: /checks/2/stage (check `c`): ",
         ] {
             assert!(
                 run.stderr.lines().any(|l| l.contains(pointer)),
@@ -1089,23 +1089,24 @@ mod validate {
         let run = palisade(&["validate", arg(&file)]).run();
         run.code(2);
         let lines = all_lines(&run);
-        let prefix = format!("{}: ", arg(&file));
+        // FILE:LINE:COLUMN: POINTER (check `ID`): MESSAGE
         let pointers = [
-            "/mode",
-            "/checks/1/patterns/0",
-            "/checks/2/stage",
-            "/checks/3/stage",
-            "/checks/4/stage",
+            ("2:3", "/mode"),
+            ("5:77", "/checks/1/patterns/0 (check `bad-regex`)"),
+            ("6:26", "/checks/2/stage (check `bad-stage`)"),
+            ("7:22", "/checks/3/stage (check `judge`)"),
+            ("8:26", "/checks/4/stage (check `misplaced`)"),
         ];
         assert_eq!(
             lines.len(),
             pointers.len(),
             "one line per error: {lines:#?}"
         );
-        for (line, pointer) in lines.iter().zip(pointers) {
+        for (line, (at, pointer)) in lines.iter().zip(pointers) {
+            let prefix = format!("{}:{at}: ", arg(&file));
             let rest = line
                 .strip_prefix(&prefix)
-                .unwrap_or_else(|| panic!("`FILE: ` starts {line:?}"));
+                .unwrap_or_else(|| panic!("`{prefix}` starts {line:?}"));
             let message = rest
                 .strip_prefix(pointer)
                 .and_then(|r| r.strip_prefix(": "))
@@ -1124,7 +1125,7 @@ mod validate {
         assert_eq!(
             all_lines(&run),
             [format!(
-                "{}: /checks/0/words: `words` must be an array of strings, not a string",
+                "{}:5:5: /checks/0/words (check `words-not-a-list`): `words` must be an array of strings, not a string",
                 arg(&file)
             )]
         );
@@ -1148,7 +1149,7 @@ mod validate {
         );
         let bad_lines = lines
             .iter()
-            .filter(|l| l.starts_with(&format!("{}: /", arg(&bad))))
+            .filter(|l| l.starts_with(&format!("{}:", arg(&bad))) && l.contains(": /"))
             .count();
         assert_eq!(bad_lines, 5, "{lines:#?}");
     }
@@ -1166,15 +1167,14 @@ mod validate {
         run.code(2);
         let lines = all_lines(&run);
         assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with(&format!("{}: /checks/0: ", arg(&a)))
-                    && l.contains("patterns")),
+            lines.iter().any(|l| l
+                .starts_with(&format!("{}:1:13: /checks/0 (check `regex-0`): ", arg(&a)))
+                && l.contains("patterns")),
             "{lines:#?}"
         );
         assert!(
             lines.contains(&format!(
-                "{}: /mode: unknown mode `loud`; expected one of `active`, `advisory`",
+                "{}:1:1: /mode: unknown mode `loud`; expected one of `active`, `advisory`",
                 arg(&b)
             )),
             "{lines:#?}"

@@ -189,7 +189,7 @@ impl Engine {
             }
         }
         if !errors.is_empty() {
-            return Err(PolicyErrors { errors });
+            return Err(PolicyErrors::new(errors));
         }
         Ok(engine)
     }

@@ -37,7 +37,7 @@ pub const DEFAULT_POLICY: &str = include_str!("default_policy.yaml");
 /// a test keeps the two equal): loading it skips the YAML parser, which
 /// was a third of a pre-tool hook's policy reading.
 const DEFAULT_POLICY_JSON: &str = include_str!("default_policy.json");
-pub use error::{PolicyError, PolicyErrors, RequestError};
+pub use error::{Place, PolicyError, PolicyErrors, RequestError, placed_line, without_positions};
 pub use eval::closest_member;
 pub use eval::stream;
 pub use eval::{

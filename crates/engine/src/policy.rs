@@ -497,6 +497,16 @@ impl Policy {
         load::effective_document(path.as_ref())
     }
 
+    /// The places in the policy file at `path` of `problems` found in it
+    /// (its [`warnings`](Policy::warnings)): one each, in order; empty when
+    /// the file cannot be read or parsed again.
+    pub fn places(
+        path: impl AsRef<std::path::Path>,
+        problems: &[crate::PolicyError],
+    ) -> Vec<crate::Place> {
+        load::places_of(path.as_ref(), problems)
+    }
+
     /// Reads a policy file as [`Policy::from_path`] does, and returns the
     /// text it was read from too (what a service shows as the policy in
     /// force: exactly the file that was loaded, comments included).

@@ -227,7 +227,9 @@ fn policy_message(path: Option<&Path>, errors: &PolicyErrors) -> String {
     match path {
         None => format!("the embedded default policy: {errors}"),
         Some(p) => match errors.errors.as_slice() {
-            [only] if only.pointer.is_empty() => only.message.clone(),
+            [only] if only.pointer.is_empty() && !errors.is_placed() => only.message.clone(),
+            // Each problem names its file.
+            _ if errors.is_placed() => errors.to_string(),
             _ => format!("{}: {errors}", p.display()),
         },
     }

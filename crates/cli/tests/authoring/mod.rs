@@ -320,17 +320,25 @@ fn policy_mistakes_name_the_closest_valid_name() {
     let run = palisade(&["validate", arg(&policy)]).run();
     run.code(2);
     let out = run.stdout_text();
-    for needle in [
-        "/mode: unknown mode `activ`; did you mean `active`?",
-        "/checks/0/type: unknown check type `regx`; did you mean `regex`?",
-        "/checks/0/stage: unknown stage `tool_ouput`; did you mean `tool_output`?",
-        "/checks/0/on_fial: unknown field `on_fial`; did you mean `on_fail`?",
-        "/checks/1/stages: unknown field `stages`; did you mean `stage`?",
-        "/checks/1/detectors/0: unknown detector `aws_acess_key_id`; did you mean `aws_access_key_id`?",
-        "/checks/2/entities/0: unknown entity `emial`; did you mean `email`?",
-        "/checks/2/severity: unknown severity `hihg`; did you mean `high`?",
-    ] {
-        assert!(out.contains(needle), "{needle:?} in:\n{out}");
+    // Each problem at its line and column, with its check's id, in the
+    // order of the file.
+    let p = arg(&policy);
+    let lines: Vec<&str> = out.lines().collect();
+    let needles = [
+        "1:1: /mode: unknown mode `activ`; did you mean `active`?",
+        "4:5: /checks/0/type (check `a`): unknown check type `regx`; did you mean `regex`?",
+        "5:5: /checks/0/stage (check `a`): unknown stage `tool_ouput`; did you mean `tool_output`?",
+        "7:5: /checks/0/on_fial (check `a`): unknown field `on_fial`; did you mean `on_fail`?",
+        "8:5: /checks/1 (check `b`): missing field `stage`",
+        "10:5: /checks/1/stages (check `b`): unknown field `stages`; did you mean `stage`?",
+        "11:17: /checks/1/detectors/0 (check `b`): unknown detector `aws_acess_key_id`; did you mean `aws_access_key_id`?",
+        "15:16: /checks/2/entities/0 (check `c`): unknown entity `emial`; did you mean `email`?",
+        "16:5: /checks/2/severity (check `c`): unknown severity `hihg`; did you mean `high`?",
+    ];
+    assert_eq!(lines.len(), needles.len(), "{out}");
+    for (line, needle) in lines.iter().zip(needles) {
+        let needle = format!("{p}:{needle}");
+        assert!(line.starts_with(&needle), "{needle:?} starts:\n{line}");
     }
     // Far from every name: no guess, the list.
     let far = dir.write("far.yaml", "checks:\n  - type: zzzzzz\n    stage: input\n");
@@ -476,12 +484,12 @@ fn validate_warns_about_checks_that_never_fire() {
         "{out}"
     );
     assert!(
-        out.contains(&format!("{p}: warning: /checks/0/tools/0: tool glob `webfetch` matches `WebFetch` only in another case")),
+        out.contains(&format!("{p}:2:58: warning: /checks/0/tools/0 (check `t`): tool glob `webfetch` matches `WebFetch` only in another case")),
         "{out}"
     );
     assert!(
         out.contains(&format!(
-            "{p}: warning: /checks/1/commands/0: command pattern `-rf *`"
+            "{p}:3:56: warning: /checks/1/commands/0 (check `c`): command pattern `-rf *`"
         )),
         "{out}"
     );

@@ -171,7 +171,7 @@ fn a_cycle_is_an_error_naming_the_files() {
     assert_eq!(
         out,
         format!(
-            "{}: /extends: in `{}` (extended): /extends: `extends` makes a cycle: `{}` extends `{}` extends `{}`\n",
+            "{}:1:1: /extends: in `{}` (extended), line 1 column 1: /extends: `extends` makes a cycle: `{}` extends `{}` extends `{}`\n",
             dir.path().join("a.yaml").display(),
             dir.path().join("b.yaml").display(),
             a.display(),
@@ -186,7 +186,7 @@ fn a_cycle_is_an_error_naming_the_files() {
     assert_eq!(
         out,
         format!(
-            "{}: /extends: `extends` makes a cycle: `{}` extends `{}`\n",
+            "{}:1:1: /extends: `extends` makes a cycle: `{}` extends `{}`\n",
             itself.display(),
             canonical.display(),
             canonical.display()
@@ -211,8 +211,8 @@ fn unknown_ids_and_unreadable_files_are_errors_naming_them() {
     assert_eq!(
         out,
         format!(
-            "{p}: /disable/0: no check of the default policy has the id `secret-file`; did you mean `secret-files`? its checks are {all}\n\
-             {p}: /disable/1: no check of the default policy has the id `nothing-like-it`; its checks are {all}\n",
+            "{p}:2:11: /disable/0: no check of the default policy has the id `secret-file`; did you mean `secret-files`? its checks are {all}\n\
+             {p}:2:24: /disable/1: no check of the default policy has the id `nothing-like-it`; its checks are {all}\n",
             p = policy.display()
         )
     );
@@ -226,7 +226,7 @@ fn unknown_ids_and_unreadable_files_are_errors_naming_them() {
     assert_eq!(
         out,
         format!(
-            "{}: /disable/0: no check of `base.yaml` has the id `two`; its checks are `one`\n",
+            "{}:2:11: /disable/0: no check of `base.yaml` has the id `two`; its checks are `one`\n",
             policy.display()
         )
     );
@@ -236,7 +236,7 @@ fn unknown_ids_and_unreadable_files_are_errors_naming_them() {
     assert_eq!(code, 2);
     assert!(
         out.starts_with(&format!(
-            "{}: /extends: cannot read `{}`, which `{}` extends: ",
+            "{}:1:1: /extends: cannot read `{}`, which `{}` extends: ",
             policy.display(),
             dir.path().join("missing.yaml").display(),
             policy.display()
@@ -254,7 +254,7 @@ fn unknown_ids_and_unreadable_files_are_errors_naming_them() {
     assert_eq!(
         out,
         format!(
-            "{}: /extends: in `{}` (extended): /checks/0: missing field `words` (a non-empty array of strings)\n",
+            "{}:1:1: /extends: in `{}` (extended), line 2 column 5: /checks/0 (check `one`): missing field `words` (a non-empty array of strings)\n",
             policy.display(),
             dir.path().join("bad.yaml").display()
         )
@@ -266,7 +266,7 @@ fn unknown_ids_and_unreadable_files_are_errors_naming_them() {
     assert_eq!(
         out,
         format!(
-            "{}: /disable: `disable` drops checks of the extended policy, and this policy has no `extends` (`extends: default`, or a policy file)\n",
+            "{}:1:1: /disable: `disable` drops checks of the extended policy, and this policy has no `extends` (`extends: default`, or a policy file)\n",
             policy.display()
         )
     );
@@ -278,7 +278,7 @@ fn unknown_ids_and_unreadable_files_are_errors_naming_them() {
     assert_eq!(
         out,
         format!(
-            "{}: /disable/0: `pii-in-output` is disabled here and replaced in `checks` (/checks/0); do one or the other\n",
+            "{}:2:11: /disable/0: `pii-in-output` is disabled here and replaced in `checks` (/checks/0); do one or the other\n",
             policy.display()
         )
     );

@@ -8,6 +8,7 @@ use palisade_protocol::{Mode, Severity, Stage};
 use serde_json::{Map, Value};
 
 mod compose;
+mod locate;
 use super::kinds::Compiled;
 use super::{Check, CheckKind, CheckType, OnError, OnFail, Policy};
 use crate::error::PolicyErrors;
@@ -41,9 +42,59 @@ pub(super) fn from_path_text(path: &Path) -> Result<(Policy, String), PolicyErro
             format!("cannot read policy file `{}`: {e}", path.display()),
         )
     })?;
-    let value = parse(path, &text)?;
-    let policy = from_composed(&compose::resolve(value, Some(path))?)?;
+    let (value, placed) = parse_placed(path, &text)?;
+    let policy = compose::resolve(value, Some(path))
+        .and_then(|composed| from_composed(&composed))
+        .map_err(placed)?;
     Ok((policy, text))
+}
+
+/// A policy file's text parsed, and what places its problems in it.
+fn parse_placed<'a>(
+    path: &'a Path,
+    text: &'a str,
+) -> Result<(Value, impl Fn(PolicyErrors) -> PolicyErrors + 'a), PolicyErrors> {
+    let value = parse(path, text).map_err(|e| place(path, text, None, e))?;
+    let document = value.clone();
+    Ok((value, move |e| place(path, text, Some(&document), e)))
+}
+
+/// Gives each of `errors` its place in the file at `path`, whose text
+/// `text` was read as `document`.
+fn place(path: &Path, text: &str, document: Option<&Value>, errors: PolicyErrors) -> PolicyErrors {
+    let found = locate::positions(text);
+    let file = path.display().to_string();
+    let places = errors
+        .errors
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let mut place = locate::place(&file, &found, document, &e.pointer);
+            // A syntax error carries its own position.
+            if let Some(p) = errors.place(i).and_then(|p| p.position) {
+                place.position = Some(p);
+            }
+            place
+        })
+        .collect();
+    errors.placed(places)
+}
+
+/// Where the warnings of the policy file at `path` are: one place each.
+/// Empty when the file cannot be read or parsed again.
+pub(super) fn places_of(path: &Path, problems: &[crate::PolicyError]) -> Vec<crate::Place> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let Ok(document) = parse(path, &text) else {
+        return Vec::new();
+    };
+    let found = locate::positions(&text);
+    let file = path.display().to_string();
+    problems
+        .iter()
+        .map(|p| locate::place(&file, &found, Some(&document), &p.pointer))
+        .collect()
 }
 
 /// The effective policy of the file at `path` (its `extends` resolved), as
@@ -55,8 +106,9 @@ pub(super) fn effective_document(path: &Path) -> Result<Value, PolicyErrors> {
             format!("cannot read policy file `{}`: {e}", path.display()),
         )
     })?;
-    let composed = compose::resolve(parse(path, &text)?, Some(path))?;
-    from_composed(&composed)?;
+    let (value, placed) = parse_placed(path, &text)?;
+    let composed = compose::resolve(value, Some(path)).map_err(&placed)?;
+    from_composed(&composed).map_err(&placed)?;
     Ok(composed.document)
 }
 
@@ -82,22 +134,26 @@ pub(super) fn parse(path: &Path, text: &str) -> Result<Value, PolicyErrors> {
 
 /// Reads a composed document, its problems told where they were written.
 fn from_composed(composed: &compose::Composed) -> Result<Policy, PolicyErrors> {
-    read(&composed.document, false).map_err(|e| PolicyErrors {
-        errors: e
-            .errors
-            .into_iter()
-            .map(|e| compose::relocate(e, &composed.origins))
-            .collect(),
+    read(&composed.document, false).map_err(|e| {
+        PolicyErrors::new(
+            e.errors
+                .into_iter()
+                .map(|e| compose::relocate(e, &composed.origins))
+                .collect(),
+        )
     })
 }
 
 fn parse_json(text: &str) -> Result<Value, PolicyErrors> {
     check_size(text)?;
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| PolicyErrors::one("", format!("invalid JSON: {e}")))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        PolicyErrors::syntax(&format!("invalid JSON: {e}"), Some((e.line(), e.column())))
+    })?;
     if let Some(r) = crate::input::dupkeys::find_repeated(text) {
-        return Err(PolicyErrors::one(
+        return Err(repeated(
+            text,
             r.pointer,
+            &r.key,
             format!("key `{}` appears more than once in this object", r.key),
         ));
     }
@@ -106,17 +162,34 @@ fn parse_json(text: &str) -> Result<Value, PolicyErrors> {
 
 fn parse_yaml(text: &str) -> Result<Value, PolicyErrors> {
     check_size(text)?;
-    let value: Value = serde_yaml_ng::from_str(text)
-        .map_err(|e| PolicyErrors::one("", format!("invalid YAML: {e}")))?;
+    let value: Value = serde_yaml_ng::from_str(text).map_err(|e| {
+        let position = e.location().map(|l| (l.line(), l.column()));
+        PolicyErrors::syntax(&format!("invalid YAML: {e}"), position)
+    })?;
     if let Some(r) =
         crate::input::dupkeys::find_repeated_in(serde_yaml_ng::Deserializer::from_str(text))
     {
-        return Err(PolicyErrors::one(
+        return Err(repeated(
+            text,
             r.pointer,
+            &r.key,
             format!("key `{}` appears more than once in this mapping", r.key),
         ));
     }
     Ok(value)
+}
+
+/// A key repeated in the object at `pointer` of `text`: told at the
+/// object, placed where the key is repeated.
+fn repeated(text: &str, pointer: String, key: &str, message: String) -> PolicyErrors {
+    let position = locate::positions(text)
+        .get(&locate::member(&pointer, key))
+        .copied();
+    PolicyErrors::one(pointer, message).placed(vec![crate::Place {
+        file: String::new(),
+        position,
+        check: None,
+    }])
 }
 
 pub(super) fn from_json_str(text: &str) -> Result<Policy, PolicyErrors> {
@@ -162,7 +235,7 @@ fn read(value: &Value, known: bool) -> Result<Policy, PolicyErrors> {
     if cx.errors.is_empty() {
         Ok(policy)
     } else {
-        Err(PolicyErrors { errors: cx.errors })
+        Err(PolicyErrors::new(cx.errors))
     }
 }
 

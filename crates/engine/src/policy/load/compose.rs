@@ -94,7 +94,7 @@ fn resolve_in(
     let base_ids: Vec<String> = base_checks
         .iter()
         .enumerate()
-        .map(|(i, c)| id_of(c, i))
+        .map(|(i, c)| super::locate::id_of(c, i))
         .collect();
     let mut checks: Vec<Option<Value>> = base_checks.into_iter().map(Some).collect();
     let mut origins: Vec<Origin> = (0..checks.len())
@@ -141,7 +141,7 @@ fn resolve_in(
         Some(other) => {
             // Not a list: the reader says so.
             if !errors.is_empty() {
-                return Err(PolicyErrors { errors });
+                return Err(PolicyErrors::new(errors));
             }
             own.insert("checks".into(), other);
             return Ok(Composed {
@@ -176,7 +176,7 @@ fn resolve_in(
         }
     }
     if !errors.is_empty() {
-        return Err(PolicyErrors { errors });
+        return Err(PolicyErrors::new(errors));
     }
     for (k, _, _) in &disabled {
         if let Some(slot) = checks.get_mut(*k) {
@@ -204,17 +204,6 @@ fn resolve_in(
         document: Value::Object(document),
         origins,
     })
-}
-
-/// A check's id as the reader gives it: its `id`, else `<type>-<index>`.
-fn id_of(check: &Value, i: usize) -> String {
-    match check.get("id").and_then(Value::as_str) {
-        Some(id) => id.to_owned(),
-        None => format!(
-            "{}-{i}",
-            check.get("type").and_then(Value::as_str).unwrap_or("check")
-        ),
-    }
 }
 
 fn unknown_id(id: &str, extended: &str, known: &[String]) -> String {
@@ -291,30 +280,54 @@ fn extended_file(
             ),
         )
     })?;
-    let in_file = |errors: PolicyErrors| PolicyErrors {
-        errors: errors
-            .errors
-            .into_iter()
-            .map(|e| {
-                let at = if e.pointer.is_empty() {
-                    "/"
-                } else {
-                    &e.pointer
-                };
-                PolicyError::new(
-                    "/extends",
-                    format!("in `{}` (extended): {at}: {}", path.display(), e.message),
-                )
-            })
-            .collect(),
+    // A problem of the extended file is told at the own file's `extends`,
+    // with where it is in the extended file.
+    let found = super::locate::positions(&text);
+    let in_file = |errors: PolicyErrors, document: Option<&Value>| {
+        PolicyErrors::new(
+            errors
+                .errors
+                .into_iter()
+                .map(|e| {
+                    let place = super::locate::place(
+                        &path.display().to_string(),
+                        &found,
+                        document,
+                        &e.pointer,
+                    );
+                    let at = match place.position {
+                        Some((l, c)) => format!(", line {l} column {c}"),
+                        None => String::new(),
+                    };
+                    let pointer = if e.pointer.is_empty() {
+                        "/"
+                    } else {
+                        &e.pointer
+                    };
+                    let check = place
+                        .check
+                        .map(|id| format!(" (check `{id}`)"))
+                        .unwrap_or_default();
+                    PolicyError::new(
+                        "/extends",
+                        format!(
+                            "in `{}` (extended){at}: {pointer}{check}: {}",
+                            path.display(),
+                            e.message
+                        ),
+                    )
+                })
+                .collect(),
+        )
     };
-    let value = super::parse(&path, &text).map_err(in_file)?;
+    let value = super::parse(&path, &text).map_err(|e| in_file(e, None))?;
+    let document = Some(value.clone());
     chain.push(canonical);
     let composed = resolve_in(value, Some(&path), chain);
     chain.pop();
-    let composed = composed.map_err(in_file)?;
+    let composed = composed.map_err(|e| in_file(e, document.as_ref()))?;
     // The extended policy must hold on its own.
-    super::from_composed(&composed).map_err(in_file)?;
+    super::from_composed(&composed).map_err(|e| in_file(e, document.as_ref()))?;
     Ok(composed.document)
 }
 
