@@ -392,6 +392,18 @@ impl Guard {
         Ok(refused)
     }
 
+    /// Audits a decision made outside the policy by a transport (the MCP
+    /// gateway's judgement of a tool definition, a person's answer to its
+    /// question): given a receipt id and recorded like any.
+    pub async fn record_outside(
+        &self,
+        tenant: Option<&str>,
+        request: &CheckRequest,
+        decision: &mut Decision,
+    ) -> Result<(), GuardError> {
+        Ok(self.record(tenant, request, decision).await?)
+    }
+
     /// Reads a session from the shared state into the engine's sessions:
     /// the version read.
     async fn session_read(

@@ -3,7 +3,10 @@
 //! answering: the configured hook is run on a read of a private key, which
 //! it must deny, and timed. A host found on this machine without them, an
 //! event left unhooked, and pi without Palisade's extension each leave an
-//! agent unprotected: each is reported and makes the exit code 1.
+//! agent unprotected: each is reported and makes the exit code 1. The
+//! host's MCP servers are listed as wrapped (run through `palisade
+//! mcp-proxy`) or not; one not wrapped is a warning that leaves the exit
+//! code alone, since the hooks still decide its calls and results.
 
 use std::io::Write;
 use std::path::Path;
@@ -68,6 +71,10 @@ pub(crate) fn run() -> anyhow::Result<u8> {
             }
             lines.push(line);
         }
+        // MCP servers not wrapped are warnings only: the host's hooks
+        // still decide their calls; what they miss is the judgement of
+        // their tool definitions (docs/GATEWAY.md).
+        let mcp = crate::wrap::doctor_lines(host, &root);
         if lines.is_empty() {
             if let Some(why) = crate::hosts::found(host) {
                 broken += 1;
@@ -81,6 +88,11 @@ pub(crate) fn run() -> anyhow::Result<u8> {
                         ""
                     }
                 );
+            } else if !mcp.is_empty() {
+                say!("{host}");
+            }
+            for l in &mcp {
+                say!("{l}");
             }
             continue;
         }
@@ -106,6 +118,9 @@ pub(crate) fn run() -> anyhow::Result<u8> {
                 say!("  answering: NO: {e:#}");
             }
             None => {}
+        }
+        for l in &mcp {
+            say!("{l}");
         }
     }
     match pi(&root) {

@@ -32,6 +32,7 @@ mod policytest;
 mod serve;
 mod telemetry;
 mod validate;
+mod wrap;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -75,6 +76,13 @@ const MCP_PROXY_HELP: &str = concat!(
     "Every tools/call is decided (tool_use) before it is forwarded, every result (tool_output) before the client sees it; tool definitions are judged and pinned; docs/GATEWAY.md.\n",
     "Exit codes: 0 when the client closes stdin; 2 when the policy, the config or the command is bad.\n",
     "Example: palisade mcp-proxy --name fs -- npx -y @modelcontextprotocol/server-filesystem /repo"
+);
+
+const WRAP_HELP: &str = concat!(
+    "Hosts: claude-code (~/.claude.json; --scope project: .mcp.json), cursor (~/.cursor/mcp.json; .cursor/mcp.json), gemini-cli (~/.gemini/settings.json; .gemini/settings.json), codex (~/.codex/config.toml; .codex/config.toml).\n",
+    "Only the server entries change; the rest of the file stays byte for byte. Wrapping twice changes nothing; unwrap gives back the entries as they were. docs/GATEWAY.md.\n",
+    "Exit codes: 0 when done (or nothing to do); 2 when the host is unknown or the file cannot be read (nothing is written then).\n",
+    "Example: palisade mcp wrap claude-code --scope project --dry-run"
 );
 
 const CHECK_HELP: &str = concat!(
@@ -139,7 +147,7 @@ enum Command {
     },
     /// Tell, per coding agent, whether Palisade's hooks (pi: its extension) are configured, trusted and answering.
     #[command(
-        after_help = "Exit codes: 0 when every host found is protected; 1 when any is not (a host found without hooks, an event not hooked, a hook not answering, Codex's trust unknown, pi without the extension or without a palisade to start), or when no host has Palisade's hooks."
+        after_help = "Exit codes: 0 when every host found is protected; 1 when any is not (a host found without hooks, an event not hooked, a hook not answering, Codex's trust unknown, pi without the extension or without a palisade to start), or when no host has Palisade's hooks. An MCP server not run through `palisade mcp-proxy` (palisade mcp wrap HOST) is a warning only: the hooks still decide its tool calls."
     )]
     Doctor,
     /// Validate policy files; print every error with its JSON pointer.
@@ -174,6 +182,12 @@ enum McpCommand {
         #[command(subcommand)]
         command: mcp_proxy::PinsCommand,
     },
+    /// Route a host's MCP servers through `palisade mcp-proxy` (each keeps its command after `--`).
+    #[command(after_help = WRAP_HELP)]
+    Wrap(wrap::WrapArgs),
+    /// Give a host's wrapped MCP servers back their own entries, byte for byte.
+    #[command(after_help = WRAP_HELP)]
+    Unwrap(wrap::WrapArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -364,6 +378,14 @@ fn main() -> ExitCode {
             command: Some(McpCommand::Pins { command }),
             ..
         } => mcp_proxy::pins(&command),
+        Command::Mcp {
+            command: Some(McpCommand::Wrap(args)),
+            ..
+        } => wrap::run(&args, true),
+        Command::Mcp {
+            command: Some(McpCommand::Unwrap(args)),
+            ..
+        } => wrap::run(&args, false),
         Command::Mcp {
             args,
             command: None,

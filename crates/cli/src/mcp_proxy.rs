@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use palisade_transport::gateway::{GatewayOptions, Pins, Upstream};
+use palisade_transport::gateway::{GatewayOptions, PinStore, Pins, Upstream};
 
 use crate::ServiceArgs;
 
@@ -21,7 +21,8 @@ pub(crate) struct McpProxyArgs {
     /// audit records, logs and pins (default: the command's base name).
     #[arg(long, value_name = "NAME")]
     pub(crate) name: Option<String>,
-    /// The pins file (default: `$XDG_STATE_HOME/palisade/pins.json`, else
+    /// The pins file (default: the Redis of the config's `state.redis`,
+    /// else `$XDG_STATE_HOME/palisade/pins.json`, else
     /// `~/.local/state/palisade/pins.json`).
     #[arg(long, value_name = "FILE")]
     pub(crate) pins: Option<PathBuf>,
@@ -77,8 +78,12 @@ pub(crate) struct PinsArgs {
     #[arg(long, value_name = "NAME")]
     pub(crate) name: Option<String>,
     /// The pins file (default as for `mcp-proxy`).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "config")]
     pub(crate) pins: Option<PathBuf>,
+    /// The service config whose pins to work on: those in Redis with
+    /// `state.redis`, else its `gateway.pins` file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
 }
 
 fn pins_at(path: Option<&Path>) -> anyhow::Result<Pins> {
@@ -88,6 +93,22 @@ fn pins_at(path: Option<&Path>) -> anyhow::Result<Pins> {
             .map(Pins::at)
             .context("no pins file: neither XDG_STATE_HOME nor HOME is set; give one with --pins"),
     }
+}
+
+/// The pins of a run: `--pins FILE`, else the config's shared state
+/// (`state.redis`), else its `gateway.pins`, else the default file.
+fn store(
+    path: Option<&Path>,
+    config: &palisade_transport::ServiceConfig,
+) -> anyhow::Result<PinStore> {
+    if path.is_none()
+        && let Some(state) = &config.state
+    {
+        return PinStore::redis(&state.redis).map_err(|e| anyhow::anyhow!("{e}"));
+    }
+    Ok(PinStore::File(pins_at(
+        path.or(config.gateway.pins.as_deref()),
+    )?))
 }
 
 /// The default name of an upstream: its command's base name, or its
@@ -137,15 +158,19 @@ pub(crate) fn run(args: &McpProxyArgs) -> anyhow::Result<u8> {
             env: BTreeMap::new(),
         },
     };
+    let runtime = crate::serve::runtime()?;
+    // Redis's connection is made inside the runtime.
     let pins = if args.no_pins {
         None
     } else {
-        Some(Arc::new(pins_at(args.pins.as_deref())?))
+        let _inside = runtime.enter();
+        Some(Arc::new(store(args.pins.as_deref(), &config)?))
     };
     let options = GatewayOptions::new(name, pins)
         .timeout(Duration::from_secs(args.timeout_secs))
-        .max_message_bytes(args.max_message_bytes);
-    let served = crate::serve::runtime()?.block_on(async {
+        .max_message_bytes(args.max_message_bytes)
+        .poisoned_tools(config.gateway.poisoned_tools.unwrap_or_default());
+    let served = runtime.block_on(async {
         let service = crate::serve::start(&args.service, config).await?;
         let result = palisade_transport::gateway::proxy(
             service.clone(),
@@ -167,10 +192,25 @@ pub(crate) fn run(args: &McpProxyArgs) -> anyhow::Result<u8> {
 }
 
 pub(crate) fn pins(command: &PinsCommand) -> anyhow::Result<u8> {
+    let args = match command {
+        PinsCommand::List(a) | PinsCommand::Reset(a) | PinsCommand::Approve { pins: a, .. } => a,
+    };
+    let config = crate::serve::load_config(args.config.as_deref())?;
+    // Redis's connection is made inside the runtime.
+    crate::serve::runtime()?.block_on(async {
+        let pins = store(args.pins.as_deref(), &config)?;
+        pins_command(command, args, &pins).await
+    })
+}
+
+async fn pins_command(
+    command: &PinsCommand,
+    args: &PinsArgs,
+    pins: &PinStore,
+) -> anyhow::Result<u8> {
     match command {
-        PinsCommand::List(args) => {
-            let pins = pins_at(args.pins.as_deref())?;
-            let file = pins.read()?;
+        PinsCommand::List(_) => {
+            let file = pins.read().await?;
             let mut any = false;
             for (server, p) in &file.servers {
                 if args.name.as_ref().is_some_and(|n| n != server) {
@@ -194,17 +234,16 @@ pub(crate) fn pins(command: &PinsCommand) -> anyhow::Result<u8> {
                 }
             }
             if !any {
-                say!("no pins in {}", pins.path().display());
+                say!("no pins in {}", pins.describe());
             }
             Ok(0)
         }
-        PinsCommand::Approve { pins: args, tools } => {
+        PinsCommand::Approve { tools, .. } => {
             let name = args
                 .name
                 .as_deref()
                 .context("name the server with --name")?;
-            let pins = pins_at(args.pins.as_deref())?;
-            let approved = pins.approve(name, tools)?;
+            let approved = pins.approve(name, tools).await?;
             if approved.is_empty() {
                 say!("nothing waits for approval for server `{name}`");
                 return Ok(if tools.is_empty() { 0 } else { 1 });
@@ -214,9 +253,8 @@ pub(crate) fn pins(command: &PinsCommand) -> anyhow::Result<u8> {
             }
             Ok(0)
         }
-        PinsCommand::Reset(args) => {
-            let pins = pins_at(args.pins.as_deref())?;
-            if pins.reset(args.name.as_deref())? {
+        PinsCommand::Reset(_) => {
+            if pins.reset(args.name.as_deref()).await? {
                 say!("pins reset");
             } else {
                 say!("no pins to reset");

@@ -23,7 +23,7 @@
 
 mod gateway;
 
-pub use gateway::{GatewayConfig, GatewayServer, expand};
+pub use gateway::{GatewayConfig, GatewayServer, PoisonedTools, expand};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

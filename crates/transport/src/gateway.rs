@@ -40,8 +40,11 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-pub use pins::{Pin, PinFile, PinVerdict, Pins, PinsError, ServerPins, fingerprint};
+pub use pins::{
+    Pin, PinFile, PinStore, PinVerdict, Pins, PinsError, ServerPins, SharedPins, fingerprint,
+};
 
+pub use crate::config::PoisonedTools;
 use crate::service::Service;
 use proxy::{Incoming, Session};
 
@@ -55,24 +58,33 @@ pub struct GatewayOptions {
     /// The tenant whose policy decides (the default tenant when `None`).
     pub tenant: Option<String>,
     /// Where tool definitions are pinned (no pinning when `None`).
-    pub pins: Option<Arc<Pins>>,
+    pub pins: Option<Arc<PinStore>>,
     /// How long a request waits for the upstream server's answer.
     pub timeout: Duration,
     /// The largest message read from either side, in bytes.
     pub max_message_bytes: usize,
+    /// What becomes of a tool judged poisoned.
+    pub poisoned_tools: PoisonedTools,
 }
 
 impl GatewayOptions {
     /// Options for upstream `name`: the default tenant, pins in `pins`,
     /// answers awaited up to 10 minutes, messages up to 16 MiB.
-    pub fn new(name: impl Into<String>, pins: Option<Arc<Pins>>) -> Self {
+    pub fn new(name: impl Into<String>, pins: Option<Arc<PinStore>>) -> Self {
         GatewayOptions {
             name: name.into(),
             tenant: None,
             pins,
             timeout: Duration::from_secs(600),
             max_message_bytes: 16 * 1024 * 1024,
+            poisoned_tools: PoisonedTools::Hide,
         }
+    }
+
+    /// With another treatment of poisoned tools.
+    pub fn poisoned_tools(mut self, what: PoisonedTools) -> Self {
+        self.poisoned_tools = what;
+        self
     }
 
     /// With another limit on a message's size.

@@ -2,7 +2,9 @@
 //! project's client library (`prometheus-client`) in the OpenMetrics text
 //! format: decisions by tenant, stage and decision; findings by check and
 //! action; async-check outcomes; a decision-latency histogram; rate-limited
-//! requests; the circuit breakers' states; the shared state's health.
+//! requests; the circuit breakers' states; the shared state's health; the
+//! MCP gateway's decisions, tool definitions hidden or warned of, and
+//! elicitation answers, by upstream server.
 
 use std::time::Duration;
 
@@ -36,6 +38,9 @@ pub struct Metrics {
     rate_limited: Family<Labels<1>, Counter>,
     latency: Histogram,
     breakers: Family<Labels<1>, Gauge>,
+    gateway_decisions: Family<Labels<4>, Counter>,
+    gateway_tools: Family<Labels<4>, Counter>,
+    gateway_answers: Family<Labels<3>, Counter>,
     /// With shared state: whether its last operation succeeded, and how
     /// many failed.
     state: Option<(Gauge, Counter)>,
@@ -88,6 +93,24 @@ impl Metrics {
             "Circuit breaker state by tenant: 0 closed, 1 open, 2 half-open",
             breakers.clone(),
         );
+        let gateway_decisions = Family::<Labels<4>, Counter>::default();
+        registry.register(
+            "palisade_gateway_decisions",
+            "Decisions of the MCP gateway, by tenant, upstream server, stage and decision (refusals of hidden and unknown tools included)",
+            gateway_decisions.clone(),
+        );
+        let gateway_tools = Family::<Labels<4>, Counter>::default();
+        registry.register(
+            "palisade_gateway_tool_definitions",
+            "Tool definitions the MCP gateway judged bad, by tenant, upstream server, reason code and what was done (hidden, warned)",
+            gateway_tools.clone(),
+        );
+        let gateway_answers = Family::<Labels<3>, Counter>::default();
+        registry.register(
+            "palisade_gateway_elicitations",
+            "Questions the MCP gateway asked the person at the client, by tenant, upstream server and answer (accept, decline, none)",
+            gateway_answers.clone(),
+        );
         let state = shared_state.then(|| {
             let up = Gauge::default();
             up.set(1);
@@ -113,8 +136,47 @@ impl Metrics {
             rate_limited,
             latency,
             breakers,
+            gateway_decisions,
+            gateway_tools,
+            gateway_answers,
             state,
         }
+    }
+
+    /// Counts a decision of the MCP gateway for `upstream`.
+    pub fn gateway_decision(&self, tenant: &str, upstream: &str, stage: Stage, d: &Decision) {
+        self.gateway_decisions
+            .get_or_create(&[
+                ("tenant", tenant.to_owned()),
+                ("upstream", upstream.to_owned()),
+                ("stage", stage.as_str().to_owned()),
+                ("decision", d.decision.to_string()),
+            ])
+            .inc();
+    }
+
+    /// Counts a tool definition judged bad (`done`: `hidden` or `warned`).
+    pub fn gateway_tool(&self, tenant: &str, upstream: &str, reason: &str, done: &str) {
+        self.gateway_tools
+            .get_or_create(&[
+                ("tenant", tenant.to_owned()),
+                ("upstream", upstream.to_owned()),
+                ("reason", reason.to_owned()),
+                ("action", done.to_owned()),
+            ])
+            .inc();
+    }
+
+    /// Counts an answer to the gateway's question (`accept`, `decline`,
+    /// `none` when none came or the client cannot be asked).
+    pub fn gateway_elicitation(&self, tenant: &str, upstream: &str, answer: &str) {
+        self.gateway_answers
+            .get_or_create(&[
+                ("tenant", tenant.to_owned()),
+                ("upstream", upstream.to_owned()),
+                ("answer", answer.to_owned()),
+            ])
+            .inc();
     }
 
     /// Records how an operation on the shared state went.

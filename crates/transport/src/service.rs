@@ -457,6 +457,12 @@ impl Service {
             .insert(tenant.to_owned(), state);
     }
 
+    /// The service's metrics.
+    #[cfg(feature = "gateway")]
+    pub(crate) fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.metrics
+    }
+
     /// Counts a decision made outside [`Service::decide`] (a streamed
     /// answer's final one) in the metrics and the tenant's circuit breaker.
     pub(crate) async fn count_decision(

@@ -181,6 +181,15 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return v + 1
 ";
 
+/// Writes a document (`v`, its version; `s`, its text) if it is still at
+/// the version read (`ARGV[1]`): the new version, or -1. Never expires.
+const DOC_PUT: &str = r"
+local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if v ~= tonumber(ARGV[1]) then return -1 end
+redis.call('HSET', KEYS[1], 'v', v + 1, 's', ARGV[2])
+return v + 1
+";
+
 /// A replica's decisions of one tenant not yet counted in its breaker.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Pending {
@@ -221,6 +230,11 @@ pub(crate) struct Shared {
     admit: Script,
     record: Script,
     session_put: Script,
+    #[cfg_attr(
+        not(feature = "gateway"),
+        expect(dead_code, reason = "shared documents are the gateway's pins")
+    )]
+    doc_put: Script,
     pending: Mutex<HashMap<String, Pending>>,
     /// Held for a whole round of flushes ([`Shared::round`]).
     flushing: tokio::sync::Mutex<()>,
@@ -284,6 +298,7 @@ impl Shared {
             admit: Script::new(&admit_script()),
             record: Script::new(&record_script()),
             session_put: Script::new(SESSION_PUT),
+            doc_put: Script::new(DOC_PUT),
             pending: Mutex::new(HashMap::new()),
             flushing: tokio::sync::Mutex::new(()),
         })
@@ -448,12 +463,35 @@ impl Shared {
         tenant: &str,
         id: &str,
     ) -> Result<(u64, Option<String>), StateError> {
+        self.versioned_get(self.key("sess", &[tenant, id])).await
+    }
+
+    /// A document the replicas share (the gateway's pins): its version (0
+    /// for none) and its text.
+    #[cfg(feature = "gateway")]
+    pub(crate) async fn doc_get(&self, name: &str) -> Result<(u64, Option<String>), StateError> {
+        self.versioned_get(self.key("doc", &[name])).await
+    }
+
+    /// Writes a shared document if it is still at `version`: the new
+    /// version, or `None` when another replica wrote it first.
+    #[cfg(feature = "gateway")]
+    pub(crate) async fn doc_put(
+        &self,
+        name: &str,
+        version: u64,
+        text: &str,
+    ) -> Result<Option<u64>, StateError> {
+        let mut invocation = self.doc_put.key(self.key("doc", &[name]));
+        invocation.arg(version).arg(text);
+        let v: i64 = self.run(invocation).await?;
+        Ok(u64::try_from(v).ok())
+    }
+
+    async fn versioned_get(&self, key: String) -> Result<(u64, Option<String>), StateError> {
         let mut connection = self.connection.clone();
         let mut command = redis::cmd("HMGET");
-        command
-            .arg(self.key("sess", &[tenant, id]))
-            .arg("v")
-            .arg("s");
+        command.arg(key).arg("v").arg("s");
         let answer: (Option<u64>, Option<String>) =
             match tokio::time::timeout(self.timeout, command.query_async(&mut connection)).await {
                 Ok(Ok(v)) => v,

@@ -17,7 +17,9 @@
 //! `palisade.request_id`, `palisade.evaluated_rules`, `palisade.duration_ms`,
 //! and the OpenTelemetry GenAI attributes the request gives:
 //! `gen_ai.tool.name`, `gen_ai.tool.call.id`, `gen_ai.agent.id`,
-//! `gen_ai.agent.name`, `gen_ai.conversation.id` (the `sessionId`).
+//! `gen_ai.agent.name`, `gen_ai.conversation.id` (the `sessionId`), and
+//! for the MCP gateway's requests `palisade.mcp.server` (the upstream
+//! server, `context.mcpServer`).
 
 use std::time::Duration;
 
@@ -122,6 +124,7 @@ pub(crate) fn decision_span(tenant: &str, request: &CheckRequest, parent: Option
                 "gen_ai.agent.id" = Empty,
                 "gen_ai.agent.name" = Empty,
                 "gen_ai.conversation.id" = Empty,
+                "palisade.mcp.server" = Empty,
                 "error.type" = Empty,
             )
         };
@@ -153,6 +156,14 @@ pub(crate) fn decision_span(tenant: &str, request: &CheckRequest, parent: Option
     }
     if let Some(session) = &request.session_id {
         span.record("gen_ai.conversation.id", session.as_str());
+    }
+    if let Some(server) = request
+        .context
+        .as_ref()
+        .and_then(|c| c.get("mcpServer"))
+        .and_then(serde_json::Value::as_str)
+    {
+        span.record("palisade.mcp.server", server);
     }
     span
 }

@@ -228,12 +228,17 @@ fn every_palisade_command_shown_exists_with_its_options() {
             {
                 path.push(sub);
             }
-            // `palisade mcp pins list|approve|reset`.
+            // `palisade mcp pins list|approve|reset`, `palisade mcp wrap|unwrap`.
             if *command == "mcp" && words.get(p + 2) == Some(&"pins") {
                 path.push("pins");
                 if let Some(sub) = words.get(p + 3) {
                     path.push(sub);
                 }
+            }
+            if *command == "mcp"
+                && let Some(sub @ (&"wrap" | &"unwrap")) = words.get(p + 2)
+            {
+                path.push(sub);
             }
             let key = path.join(" ");
             let help: &String = help_of.entry(key.clone()).or_insert_with(|| {

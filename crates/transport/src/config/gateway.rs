@@ -5,6 +5,7 @@
 //! gateway:
 //!   pins: state/pins.json            # default: $XDG_STATE_HOME/palisade/pins.json
 //!   timeout_secs: 600
+//!   poisoned_tools: hide             # or warn: listed and logged, not hidden
 //!   servers:
 //!     fs:     { command: [npx, -y, "@modelcontextprotocol/server-filesystem", /srv/docs] }
 //!     search: { url: "https://search.example.com/mcp", headers: { Authorization: "${SEARCH_TOKEN}" } }
@@ -28,6 +29,24 @@ pub struct GatewayConfig {
     pub pins: Option<PathBuf>,
     /// How long a request waits for an upstream's answer (default 600).
     pub timeout_secs: Option<u64>,
+    /// What becomes of a tool whose definition is judged poisoned
+    /// (default `hide`).
+    pub poisoned_tools: Option<PoisonedTools>,
+}
+
+/// What the gateway does with a tool whose definition is judged poisoned
+/// (`mcp.tool_poisoning`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum PoisonedTools {
+    /// Left out of the list; calls to it refused.
+    #[default]
+    Hide,
+    /// Listed as the server lists it; logged, audited and counted as a
+    /// warning, its calls decided by the policy as any. Shadowing and
+    /// changed definitions are still hidden.
+    Warn,
 }
 
 /// One upstream MCP server.

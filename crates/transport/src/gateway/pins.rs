@@ -11,7 +11,10 @@
 //!
 //! Several processes may share the file: each change is read, made and
 //! written back (through a temporary file renamed over it) under a lock
-//! file, so that no writer loses another's pins.
+//! file, so that no writer loses another's pins. With `state.redis`
+//! ([`PinStore::redis`]) the same document lives in Redis instead, for
+//! replicas on several machines: each change is written only if no other
+//! replica wrote since it was read, else made again on what it wrote.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -42,6 +45,9 @@ pub enum PinsError {
         /// What is wrong.
         message: String,
     },
+    /// The pins in the shared state (Redis) could not be read or written.
+    #[error("pins in the shared state: {0}")]
+    Shared(String),
 }
 
 /// The pins file's contents.
@@ -320,36 +326,187 @@ impl Pins {
     /// Approves the changed definitions waiting under `tools` (all of the
     /// server's when empty): the names approved.
     pub fn approve(&self, server: &str, tools: &[String]) -> Result<Vec<String>, PinsError> {
-        self.update(|file| {
-            let Some(pins) = file.servers.get_mut(server) else {
-                return Vec::new();
-            };
-            let names: Vec<String> = pins
-                .pending
-                .keys()
-                .filter(|k| tools.is_empty() || tools.contains(k))
-                .cloned()
-                .collect();
-            for name in &names {
-                if let Some(pin) = pins.pending.remove(name) {
-                    pins.tools.insert(name.clone(), pin);
-                }
-            }
-            names
-        })
+        self.update(|file| approve(file, server, tools))
     }
 
     /// Forgets a server's pins (every server's when `None`): whether there
     /// were any.
     pub fn reset(&self, server: Option<&str>) -> Result<bool, PinsError> {
-        self.update(|file| match server {
-            Some(server) => file.servers.remove(server).is_some(),
-            None => {
-                let any = !file.servers.is_empty();
-                file.servers.clear();
-                any
+        self.update(|file| reset(file, server))
+    }
+}
+
+fn approve(file: &mut PinFile, server: &str, tools: &[String]) -> Vec<String> {
+    let Some(pins) = file.servers.get_mut(server) else {
+        return Vec::new();
+    };
+    let names: Vec<String> = pins
+        .pending
+        .keys()
+        .filter(|k| tools.is_empty() || tools.contains(k))
+        .cloned()
+        .collect();
+    for name in &names {
+        if let Some(pin) = pins.pending.remove(name) {
+            pins.tools.insert(name.clone(), pin);
+        }
+    }
+    names
+}
+
+fn reset(file: &mut PinFile, server: Option<&str>) -> bool {
+    match server {
+        Some(server) => file.servers.remove(server).is_some(),
+        None => {
+            let any = !file.servers.is_empty();
+            file.servers.clear();
+            any
+        }
+    }
+}
+
+/// How many times a change to the shared pins is made again when other
+/// replicas wrote in between.
+const SHARED_ATTEMPTS: usize = 16;
+
+/// Where the gateway keeps pins: a file, or the shared state (Redis) that
+/// replicas of `palisade serve` share.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum PinStore {
+    /// A JSON file ([`Pins`]).
+    File(Pins),
+    /// One document in Redis (`state.redis`).
+    Shared(SharedPins),
+}
+
+/// Pins in Redis: the pins file's document under the key
+/// `{prefix}doc:{len}:gateway-pins` (fields `v`, its version, and `s`).
+pub struct SharedPins {
+    state: crate::state::Shared,
+    url: String,
+}
+
+impl std::fmt::Debug for SharedPins {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedPins").finish_non_exhaustive()
+    }
+}
+
+/// The document's name in the shared state.
+const DOC: &str = "gateway-pins";
+
+impl PinStore {
+    /// Pins in the Redis of `state.redis` (connected on first use).
+    pub fn redis(config: &crate::config::RedisState) -> Result<Self, PinsError> {
+        let state = crate::state::Shared::new(config).map_err(|e| PinsError::Shared(e.0))?;
+        // The URL without its password, for messages.
+        let url = match config.url.split_once('@') {
+            Some((scheme_user, host)) => match scheme_user.split_once("://") {
+                Some((scheme, _)) => format!("{scheme}://…@{host}"),
+                None => host.to_owned(),
+            },
+            None => config.url.clone(),
+        };
+        Ok(PinStore::Shared(SharedPins { state, url }))
+    }
+
+    /// Where the pins are, for people.
+    pub fn describe(&self) -> String {
+        match self {
+            PinStore::File(p) => format!("the pins file {}", p.path().display()),
+            PinStore::Shared(s) => format!("the shared state at {}", s.url),
+        }
+    }
+
+    /// Every server's pins.
+    pub async fn read(&self) -> Result<PinFile, PinsError> {
+        match self {
+            PinStore::File(p) => p.read(),
+            PinStore::Shared(s) => Ok(s.get().await?.1),
+        }
+    }
+
+    /// Reads the pins, lets `change` change them and writes them back when
+    /// it did; in Redis, made again on what another replica wrote meanwhile.
+    pub async fn update<T>(
+        &self,
+        mut change: impl FnMut(&mut PinFile) -> T,
+    ) -> Result<T, PinsError> {
+        let s = match self {
+            PinStore::File(p) => return p.update(change),
+            PinStore::Shared(s) => s,
+        };
+        for _ in 0..SHARED_ATTEMPTS {
+            let (version, mut file) = s.get().await?;
+            let before = file.clone();
+            let out = change(&mut file);
+            if file == before {
+                return Ok(out);
             }
+            let text =
+                serde_json::to_string(&file).map_err(|e| PinsError::Shared(e.to_string()))?;
+            let written = s
+                .state
+                .doc_put(DOC, version, &text)
+                .await
+                .map_err(|e| PinsError::Shared(e.0))?;
+            if written.is_some() {
+                return Ok(out);
+            }
+        }
+        Err(PinsError::Shared(format!(
+            "other replicas changed the pins {SHARED_ATTEMPTS} times while this one tried"
+        )))
+    }
+
+    /// As [`Pins::judge`].
+    pub async fn judge(
+        &self,
+        server: &str,
+        tools: &[(String, String)],
+    ) -> Result<Vec<PinVerdict>, PinsError> {
+        let now = now();
+        self.update(|file| {
+            let pins = file.servers.entry(server.to_owned()).or_default();
+            judge(pins, tools, now)
         })
+        .await
+    }
+
+    /// As [`Pins::approve`].
+    pub async fn approve(&self, server: &str, tools: &[String]) -> Result<Vec<String>, PinsError> {
+        self.update(|file| approve(file, server, tools)).await
+    }
+
+    /// As [`Pins::reset`].
+    pub async fn reset(&self, server: Option<&str>) -> Result<bool, PinsError> {
+        self.update(|file| reset(file, server)).await
+    }
+}
+
+impl SharedPins {
+    /// The document's version (0: none yet) and contents.
+    async fn get(&self) -> Result<(u64, PinFile), PinsError> {
+        let (version, text) = self
+            .state
+            .doc_get(DOC)
+            .await
+            .map_err(|e| PinsError::Shared(e.0))?;
+        let Some(text) = text else {
+            return Ok((
+                version,
+                PinFile {
+                    version: 1,
+                    servers: BTreeMap::new(),
+                },
+            ));
+        };
+        palisade_engine::parse_json(&text)
+            .map_err(|e| PinsError::Shared(format!("the pins are not valid: {e}")))?;
+        let file = serde_json::from_str(&text)
+            .map_err(|e| PinsError::Shared(format!("the pins are not valid: {e}")))?;
+        Ok((version, file))
     }
 }
 

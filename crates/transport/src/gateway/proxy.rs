@@ -6,18 +6,20 @@
 //! message that two parsers could read differently (a repeated key, bytes
 //! that are not UTF-8, a batch) is refused rather than forwarded.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use palisade_engine::tooldefs::{KnownTool, judge_definition};
-use palisade_protocol::{Agent, CheckRequest, Decision, DecisionKind, Stage, Tool};
+use palisade_protocol::{
+    Agent, CheckRequest, Decision, DecisionKind, Finding, FindingAction, Severity, Stage, Tool,
+};
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
-use super::GatewayOptions;
 use super::lines::{Line, id_in_head};
 use super::pins::{PinVerdict, fingerprint};
+use super::{GatewayOptions, PoisonedTools};
 use crate::service::Service;
 
 /// JSON-RPC: the message is not JSON.
@@ -55,7 +57,22 @@ enum Kind {
 #[derive(Clone, Debug)]
 enum Shown {
     Yes,
-    Hidden { code: &'static str, reason: String },
+    /// Listed, with a warning (`gateway.poisoned_tools: warn`).
+    Warned {
+        code: &'static str,
+        reason: String,
+    },
+    Hidden {
+        code: &'static str,
+        reason: String,
+    },
+}
+
+impl Shown {
+    /// Whether the client sees the tool and may call it.
+    fn listed(&self) -> bool {
+        !matches!(self, Shown::Hidden { .. })
+    }
 }
 
 #[derive(Debug, Default)]
@@ -83,6 +100,9 @@ struct State {
     gone: Option<String>,
     /// Answers being judged (no longer pending, not yet sent).
     judging: usize,
+    /// The judgements of tool definitions already audited in this session
+    /// (tool, code, reason): each once, however often the list is read.
+    audited: HashSet<(String, &'static str, String)>,
 }
 
 impl State {
@@ -541,7 +561,7 @@ impl Session {
                         .as_deref()
                         .unwrap_or("The policy asks for confirmation.")
                 );
-                match self.confirm(question).await {
+                match self.confirm(question, &request).await {
                     true => Some(text),
                     false => {
                         self.finish(&key);
@@ -618,7 +638,9 @@ impl Session {
                 .and_then(Value::as_array)
                 .cloned()
                 .unwrap_or_default();
-            for (tool, shown) in tools.iter().zip(self.judge_tools(&tools)) {
+            let judged = self.judge_tools(&tools).await;
+            self.audit_tools(&tools, &judged).await;
+            for (tool, shown) in tools.iter().zip(judged) {
                 if let Some(name) = tool.get("name").and_then(Value::as_str) {
                     table.insert(name.to_owned(), shown);
                 }
@@ -675,9 +697,12 @@ impl Session {
 
     /// Judges tool definitions: poisoning and shadowing, then the pins.
     /// One answer per tool, in order.
-    fn judge_tools(&self, tools: &[Value]) -> Vec<Shown> {
+    async fn judge_tools(&self, tools: &[Value]) -> Vec<Shown> {
         let server = self.options.name.as_str();
-        let pinned = self.options.pins.as_ref().map(|p| p.read());
+        let pinned = match &self.options.pins {
+            Some(p) => Some(p.read().await),
+            None => None,
+        };
         let others: Vec<(String, String)> = match &pinned {
             Some(Ok(file)) => file
                 .servers
@@ -701,8 +726,24 @@ impl Session {
                     };
                 };
                 let findings = judge_definition(tool, &known);
+                let warn_only = self.options.poisoned_tools == PoisonedTools::Warn
+                    && findings
+                        .iter()
+                        .all(|f| f.risk.reason_code() == "mcp.tool_poisoning");
                 match findings.first() {
                     None => Shown::Yes,
+                    Some(first) if warn_only => Shown::Warned {
+                        code: first.risk.reason_code(),
+                        reason: format!(
+                            "tool `{}` of MCP server `{server}` is listed with a warning (gateway.poisoned_tools: warn): its definition has {}",
+                            name.escape_debug(),
+                            findings
+                                .iter()
+                                .map(|f| format!("{} at `{}`", f.message, f.pointer))
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        ),
+                    },
                     Some(first) => Shown::Hidden {
                         code: first.risk.reason_code(),
                         reason: format!(
@@ -728,7 +769,7 @@ impl Session {
                 .iter()
                 .map(|(_, n, f)| (n.clone(), f.clone()))
                 .collect();
-            match (pinned, pins.judge(server, &list)) {
+            match (pinned, pins.judge(server, &list).await) {
                 (Some(Err(e)), _) | (_, Err(e)) => {
                     for s in &mut shown {
                         *s = Shown::Hidden {
@@ -746,7 +787,7 @@ impl Session {
                         }
                         if verdict.holds()
                             && let Some(s) = shown.get_mut(*i)
-                            && matches!(s, Shown::Yes)
+                            && s.listed()
                         {
                             *s = Shown::Hidden {
                                 code: "mcp.tool_changed",
@@ -758,7 +799,7 @@ impl Session {
             }
         }
         for (tool, s) in tools.iter().zip(&shown) {
-            if let Shown::Hidden { code, reason } = s {
+            if let Shown::Hidden { code, reason } | Shown::Warned { code, reason } = s {
                 let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
                 tracing::warn!(server, tool = name, code, "{reason}");
             }
@@ -766,14 +807,136 @@ impl Session {
         shown
     }
 
-    /// Asks the person at the client (MCP elicitation): whether they accept.
-    async fn confirm(&self, question: String) -> bool {
+    /// Audits and counts each tool judged bad, once per session: a `block`
+    /// record of the definition (stage `tool_output` of `tools/list`, the
+    /// definition its output) for a hidden tool, an `allow` with a warning
+    /// for a tool listed with one.
+    async fn audit_tools(&self, tools: &[Value], shown: &[Shown]) {
+        for (tool, s) in tools.iter().zip(shown) {
+            let (code, reason, hidden) = match s {
+                Shown::Yes => continue,
+                Shown::Hidden { code, reason } => (*code, reason, true),
+                Shown::Warned { code, reason } => (*code, reason, false),
+            };
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+            if !self
+                .state()
+                .audited
+                .insert((name.to_owned(), code, reason.clone()))
+            {
+                continue;
+            }
+            let request = self.request(
+                Stage::ToolOutput,
+                "tools/list",
+                Some(json!({ "name": name })),
+                &Value::String(format!("tools/list:{name}")),
+                Some(tool.clone()),
+            );
+            let (kind, action) = if hidden {
+                (DecisionKind::Block, FindingAction::Block)
+            } else {
+                (DecisionKind::Allow, FindingAction::Warn)
+            };
+            self.outside(&request, kind, code, action, reason).await;
+            let tenant = self.tenant_name();
+            self.service.metrics().gateway_tool(
+                &tenant,
+                &self.options.name,
+                code,
+                if hidden { "hidden" } else { "warned" },
+            );
+        }
+    }
+
+    /// The tenant whose policy decides, as the metrics name it.
+    fn tenant_name(&self) -> String {
+        self.service
+            .local(self.options.tenant.as_deref())
+            .map(|c| c.tenant)
+            .unwrap_or_else(|_| self.options.tenant.clone().unwrap_or_default())
+    }
+
+    /// Audits a decision made here, outside the policy: `kind` with one
+    /// finding of `code`.
+    async fn outside(
+        &self,
+        request: &CheckRequest,
+        kind: DecisionKind,
+        code: &'static str,
+        action: FindingAction,
+        message: &str,
+    ) {
+        let mut finding = Finding::new(code, "mcp_gateway", action).with_message(message);
+        finding.reason_code = code.to_owned();
+        finding.severity = Severity::High;
+        let mut decision = Decision::new(uuid::Uuid::now_v7().to_string(), kind);
+        if kind == DecisionKind::Block {
+            decision = decision.with_reason(code, message);
+            decision.violations.push(finding);
+        } else {
+            decision.warnings.push(finding);
+        }
+        decision.provider = Some(palisade_protocol::Provider::palisade());
+        let recorded = match self.service.local(self.options.tenant.as_deref()) {
+            Ok(caller) => caller
+                .guard
+                .record_outside(Some(&caller.tenant), request, &mut decision)
+                .await
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(e) = recorded {
+            tracing::error!(server = %self.options.name, code, "could not be audited: {e}");
+        }
+    }
+
+    /// Asks the person at the client (MCP elicitation): whether they
+    /// accept. The answer is audited (`mcp.elicitation_accepted` as an
+    /// `allow` with a warning, `mcp.elicitation_declined` as a `block`) and
+    /// counted.
+    async fn confirm(&self, question: String, request: &CheckRequest) -> bool {
+        let answer = self.ask_person(question).await;
+        let tenant = self.tenant_name();
+        let label = match answer {
+            Some(true) => "accept",
+            Some(false) => "decline",
+            None => "none",
+        };
+        self.service
+            .metrics()
+            .gateway_elicitation(&tenant, &self.options.name, label);
+        if answer.is_some() {
+            let accepted = answer == Some(true);
+            let (kind, code, action, message) = if accepted {
+                (
+                    DecisionKind::Allow,
+                    "mcp.elicitation_accepted",
+                    FindingAction::Warn,
+                    "the person at the client accepted what the policy asked about",
+                )
+            } else {
+                (
+                    DecisionKind::Block,
+                    "mcp.elicitation_declined",
+                    FindingAction::Block,
+                    "the person at the client declined what the policy asked about",
+                )
+            };
+            self.outside(request, kind, code, action, message).await;
+        }
+        answer == Some(true)
+    }
+
+    /// The person's answer: `None` when none could be had (the client does
+    /// not answer elicitation, or did not in time).
+    async fn ask_person(&self, question: String) -> Option<bool> {
         let id = self.own_id();
         let (tx, rx) = oneshot::channel();
         {
             let mut state = self.state();
             if !state.elicits {
-                return false;
+                return None;
             }
             state
                 .own_client
@@ -787,18 +950,18 @@ impl Session {
             .to_string(),
         );
         match tokio::time::timeout(self.options.timeout, rx).await {
-            Ok(Ok(answer)) => {
+            Ok(Ok(answer)) => Some(
                 answer
                     .get("result")
                     .and_then(|r| r.get("action"))
                     .and_then(Value::as_str)
-                    == Some("accept")
-            }
+                    == Some("accept"),
+            ),
             _ => {
                 self.state()
                     .own_client
                     .remove(&Value::String(id).to_string());
-                false
+                None
             }
         }
     }
@@ -848,10 +1011,18 @@ impl Session {
             .service
             .local(self.options.tenant.as_deref())
             .map_err(|e| format!("Palisade could not decide, so nothing was forwarded: {e}"))?;
-        self.service
+        let decision = self
+            .service
             .decide(&caller, request)
             .await
-            .map_err(|e| format!("Palisade could not decide, so nothing was forwarded: {e}"))
+            .map_err(|e| format!("Palisade could not decide, so nothing was forwarded: {e}"))?;
+        self.service.metrics().gateway_decision(
+            &caller.tenant,
+            &self.options.name,
+            request.effective_stage(),
+            &decision,
+        );
+        Ok(decision)
     }
 
     /// A block without evaluation, audited like every decision.
@@ -871,6 +1042,12 @@ impl Session {
             .refuse(Some(&caller.tenant), request, code, reason.to_owned())
             .await
             .map_err(|e| fail(e.to_string()))?;
+        self.service.metrics().gateway_decision(
+            &caller.tenant,
+            &self.options.name,
+            request.effective_stage(),
+            &decision,
+        );
         Ok(decision)
     }
 
@@ -999,7 +1176,8 @@ impl Session {
                 self.send_client(text);
                 return;
             };
-            let shown = self.judge_tools(&tools);
+            let shown = self.judge_tools(&tools).await;
+            self.audit_tools(&tools, &shown).await;
             {
                 let mut state = self.state();
                 let table = state.tools.get_or_insert_with(HashMap::new);
@@ -1009,14 +1187,14 @@ impl Session {
                     }
                 }
             }
-            if shown.iter().all(|s| matches!(s, Shown::Yes)) {
+            if shown.iter().all(Shown::listed) {
                 self.send_client(text);
                 return;
             }
             let kept: Vec<Value> = tools
                 .into_iter()
                 .zip(shown)
-                .filter(|(_, s)| matches!(s, Shown::Yes))
+                .filter(|(_, s)| s.listed())
                 .map(|(t, _)| t)
                 .collect();
             if let Some(Value::Object(result)) = message.get_mut("result") {
@@ -1106,7 +1284,7 @@ impl Session {
                         .as_deref()
                         .unwrap_or("The policy asks for confirmation.")
                 );
-                if self.confirm(question).await {
+                if self.confirm(question, &request).await {
                     self.send_client(text);
                 } else {
                     self.withhold(

@@ -26,7 +26,7 @@ use tokio::sync::mpsc;
 
 use super::lines::Line;
 use super::proxy::Incoming;
-use super::{GatewayOptions, Pins, Upstream};
+use super::{GatewayOptions, PinStore, Pins, Upstream};
 use crate::api::{ApiError, authorize};
 use crate::config::{GatewayServer, expand};
 use crate::service::{Scope, Service};
@@ -36,7 +36,7 @@ use crate::wire::ErrorCode;
 #[derive(Default)]
 struct Sessions {
     by_id: Mutex<HashMap<String, Arc<HttpSession>>>,
-    pins: Option<Arc<Pins>>,
+    pins: Option<Arc<PinStore>>,
 }
 
 struct HttpSession {
@@ -100,11 +100,27 @@ pub(crate) fn routes(service: &Service) -> Router<Arc<Service>> {
     if config.servers.is_empty() {
         return Router::new();
     }
-    let pins = config
-        .pins
-        .clone()
-        .or_else(Pins::default_path)
-        .map(|p| Arc::new(Pins::at(p)));
+    // With `state.redis` the replicas share their pins there; else the file.
+    let shared = service
+        .config()
+        .state
+        .as_ref()
+        .map(|s| PinStore::redis(&s.redis));
+    let pins = match shared {
+        Some(Ok(store)) => Some(Arc::new(store)),
+        Some(Err(e)) => {
+            // The service checked this URL when it started; should it not
+            // do, pins that cannot be read (a directory) hide every tool:
+            // fail closed, the reason in the log.
+            tracing::error!("the gateway's pins: {e}");
+            Some(Arc::new(PinStore::File(Pins::at("/"))))
+        }
+        None => config
+            .pins
+            .clone()
+            .or_else(Pins::default_path)
+            .map(|p| Arc::new(PinStore::File(Pins::at(p)))),
+    };
     let sessions = Arc::new(Sessions {
         by_id: Mutex::default(),
         pins,
@@ -270,6 +286,7 @@ fn start(
     if let Some(secs) = service.config().gateway.timeout_secs {
         options.timeout = Duration::from_secs(secs);
     }
+    options.poisoned_tools = service.config().gateway.poisoned_tools.unwrap_or_default();
     let id = uuid::Uuid::now_v7().to_string();
     let opened = super::open(service.clone(), options, &upstream, id.clone())
         .map_err(|e| format!("the MCP server `{name}` could not be started: {e}"))?;
