@@ -377,7 +377,7 @@ pub enum PinStore {
     /// A JSON file ([`Pins`]).
     File(Pins),
     /// One document in Redis (`state.redis`).
-    Shared(SharedPins),
+    Shared(Box<SharedPins>),
 }
 
 /// Pins in Redis: the pins file's document under the key
@@ -408,7 +408,7 @@ impl PinStore {
             },
             None => config.url.clone(),
         };
-        Ok(PinStore::Shared(SharedPins { state, url }))
+        Ok(PinStore::Shared(Box::new(SharedPins { state, url })))
     }
 
     /// Where the pins are, for people.
