@@ -719,6 +719,21 @@ const PAID_ME: &[&str] = &[
     "me mandó",
 ];
 
+/// Kind words that may name a street address too.
+const STREET: &[&str] = &[
+    "address",
+    "addresses",
+    "adresse",
+    "adressen",
+    "dirección",
+    "direccion",
+];
+/// Words before [`STREET`] that make it a person's or an e-mail address.
+const PERSONS: &[&str] = &[
+    "her", "his", "their", "whose", "e-mail", "email", "mail", "contact", "ihre", "seine", "deren",
+    "son", "sa", "leur", "su", "sus", "correo",
+];
+
 /// Words that make what follows the user's own.
 const OWN: &[&str] = &[
     "my", "our", "mine", "mein", "meine", "meinem", "meinen", "meiner", "unser", "unsere",
@@ -752,11 +767,13 @@ pub(crate) fn delegated(text: &str) -> Option<(u8, Vec<String>)> {
     for (kind, list) in KINDS {
         // `my account`, `our address`: the user's own, not one to take.
         let named = words.iter().enumerate().any(|(i, w)| {
+            let prev = i.checked_sub(1).and_then(|j| words.get(j));
             list.contains(w)
-                && !i
-                    .checked_sub(1)
-                    .and_then(|j| words.get(j))
-                    .is_some_and(|p| OWN.contains(p))
+                && !prev.is_some_and(|p| OWN.contains(p))
+                // `address` alone is as often a street's (`e-mail me its
+                // address`): a person's (`her address`) or an e-mail
+                // address only.
+                && (!STREET.contains(w) || prev.is_some_and(|p| PERSONS.contains(p)))
         });
         if named {
             kinds |= kind;
@@ -870,6 +887,9 @@ mod tests {
         assert_eq!(kinds, LINK);
         assert!(terms.contains(&"announcements".to_owned()), "{terms:?}");
         assert!(delegated("Send the report to ana@corp.example").is_none());
+        assert!(
+            delegated("Check the reviews of The Chiado House and email me its address").is_none()
+        );
         assert_eq!(kind_of("ana@corp.example"), ADDRESS);
         assert_eq!(kind_of("de89370400440532013000"), ACCOUNT);
         assert_eq!(kind_of("https://ana.example/x"), LINK);

@@ -392,6 +392,11 @@ impl Session {
     /// instruction is data); when such steps were let go of, the latest of
     /// those whose values were kept, or the first whose values could not
     /// all be.
+    ///
+    /// The one place `intent` asks which output brought untrusted content
+    /// in: a verdict on a tool output (instructions found in it by a
+    /// detector) recorded on its [`Step`] would narrow this search to the
+    /// outputs that carry instructions.
     pub(crate) fn untrusted_text_step(&self) -> Option<&Step> {
         let output = |s: &&Step| !s.trusted && s.stage == palisade_protocol::Stage::ToolOutput;
         self.steps
