@@ -198,6 +198,10 @@ pub enum CheckKind {
         /// `provenance`: the account of a bill the user asked to pay counts
         /// as the user's.
         documents: bool,
+        /// `provenance`: the effect categories (`send`, `delete`, …) whose
+        /// calls after untrusted text need a request of the user asking
+        /// for them (empty: none).
+        intent: Vec<String>,
     },
     /// A sending tool's recipient, address or account argument names one
     /// that `deny` matches, or that no `allow` entry of its kind matches.

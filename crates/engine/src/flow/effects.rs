@@ -30,15 +30,87 @@ pub(crate) enum Effect {
     /// Reaches an address on the network (a fetch leaks what its URL
     /// carries).
     Fetch,
+    /// Makes something new (a file, an event, an issue, a note).
+    Create,
+    /// Changes something that exists (a setting, a record, a file).
+    Modify,
+    /// Deletes, cancels or revokes something.
+    Delete,
+    /// Books or orders something (a room, a car, a table, goods).
+    Book,
+    /// Runs something (a job, a workflow, a deployment).
+    Execute,
 }
 
 impl Effect {
+    /// Every effect, in the order of their names.
+    pub(crate) const ALL: [Effect; 10] = [
+        Effect::Read,
+        Effect::Send,
+        Effect::Pay,
+        Effect::Create,
+        Effect::Modify,
+        Effect::Delete,
+        Effect::Book,
+        Effect::Invite,
+        Effect::Fetch,
+        Effect::Execute,
+    ];
+
     /// Whether a value the call carries leaves the user's hands: a sink of
     /// a `flow` rule.
     pub(crate) fn is_sink(self) -> bool {
-        !matches!(self, Effect::Read)
+        matches!(
+            self,
+            Effect::Send | Effect::Pay | Effect::Invite | Effect::Fetch
+        )
+    }
+
+    /// Its name in a policy (`send`, `pay`, …).
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Effect::Read => "read",
+            Effect::Send => "send",
+            Effect::Pay => "pay",
+            Effect::Invite => "invite",
+            Effect::Fetch => "fetch",
+            Effect::Create => "create",
+            Effect::Modify => "modify",
+            Effect::Delete => "delete",
+            Effect::Book => "book",
+            Effect::Execute => "execute",
+        }
+    }
+
+    /// The effect a policy's name names.
+    pub(crate) fn named(name: &str) -> Option<Effect> {
+        Effect::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// Its bit in a set of effects ([`Effects`]).
+    pub(crate) fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
+
+    /// What the finding says the call does: `sends`, `deletes`, ….
+    pub(crate) fn verb(self) -> &'static str {
+        match self {
+            Effect::Read => "reads",
+            Effect::Send => "sends",
+            Effect::Pay => "pays",
+            Effect::Invite => "gives access",
+            Effect::Fetch => "fetches",
+            Effect::Create => "creates",
+            Effect::Modify => "modifies",
+            Effect::Delete => "deletes",
+            Effect::Book => "books",
+            Effect::Execute => "runs",
+        }
     }
 }
+
+/// A set of effects, one bit each ([`Effect::bit`]).
+pub(crate) type Effects = u16;
 
 /// Verbs that send, share or publish.
 const SEND: &[&str] = &[
@@ -184,6 +256,197 @@ pub(crate) fn of_tool(name: &str) -> Option<Effect> {
     None
 }
 
+/// Verbs that make something new.
+const CREATE: &[&str] = &[
+    "create",
+    "add",
+    "new",
+    "make",
+    "insert",
+    "draft",
+    "write",
+    "log",
+    "file",
+    "comment",
+    "open",
+    "schedule",
+    "plan",
+    "note",
+    "save",
+    "copy",
+    "duplicate",
+    "generate",
+    "register",
+    "submit",
+];
+/// Verbs that change what exists.
+const MODIFY: &[&str] = &[
+    "update",
+    "edit",
+    "modify",
+    "change",
+    "set",
+    "rename",
+    "move",
+    "patch",
+    "reschedule",
+    "close",
+    "reopen",
+    "assign",
+    "unassign",
+    "label",
+    "tag",
+    "merge",
+    "mark",
+    "enable",
+    "disable",
+    "toggle",
+    "configure",
+    "replace",
+    "restore",
+    "append",
+    "put",
+    "upsert",
+    "approve",
+    "reject",
+    "escalate",
+    "resolve",
+    "transition",
+    "lock",
+    "unlock",
+    "archive",
+    "star",
+    "pin",
+    "reset",
+    "rotate",
+];
+/// Verbs that delete, cancel or revoke.
+const DELETE: &[&str] = &[
+    "delete",
+    "remove",
+    "erase",
+    "drop",
+    "purge",
+    "destroy",
+    "trash",
+    "unlink",
+    "rm",
+    "cancel",
+    "revoke",
+    "kick",
+    "uninvite",
+    "clear",
+    "wipe",
+    "unsubscribe",
+    "del",
+    "deactivate",
+    "ban",
+];
+/// Verbs that book or order.
+const BOOK: &[&str] = &[
+    "book",
+    "reserve",
+    "order",
+    "rent",
+    "hire",
+    "checkout",
+    "booking",
+    "reservation",
+];
+/// Verbs that run something.
+const EXECUTE: &[&str] = &[
+    "run", "exec", "execute", "deploy", "trigger", "restart", "rerun", "build", "launch",
+    "dispatch", "start", "stop", "kill", "install", "release", "rollback", "retry", "invoke",
+];
+/// Objects that make a scheduling or changing verb a payment
+/// (`schedule_transaction`).
+const MONEY_OBJECTS: &[&str] = &[
+    "money",
+    "funds",
+    "payment",
+    "payments",
+    "transaction",
+    "transactions",
+    "transfer",
+    "refund",
+    "invoice",
+    "payout",
+];
+
+/// Objects that make a call of `update_user…` a change of the user's own
+/// record.
+const OWN_RECORD: &[&str] = &[
+    "info",
+    "information",
+    "profile",
+    "details",
+    "settings",
+    "address",
+    "password",
+    "name",
+    "phone",
+    "preferences",
+];
+/// Objects that make `add` a change (`add_label`).
+const MARKS: &[&str] = &["label", "labels", "tag", "tags", "reaction", "star"];
+
+/// The effect of a call of a tool: what its name says ([`of_tool`]), else
+/// the verbs of its name that create, modify, delete, book or run, else
+/// what its arguments' names say (a `recipients` member sends, an `iban`
+/// pays, a `url` fetches); `None` when nothing says.
+pub(crate) fn category(name: &str, arguments: Option<&serde_json::Value>) -> Option<Effect> {
+    let words = name_words(mcp_tool_part(name));
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    match of_tool(name) {
+        // `update_user_info`, `set_user_password`: the user's own record,
+        // not someone given access.
+        Some(Effect::Invite) if has(OWN_RECORD) => return Some(Effect::Modify),
+        Some(e) => return Some(e),
+        None => {}
+    }
+    // `add_label`, `add_tag`: a change to what exists.
+    if words.first().is_some_and(|w| w == "add") && has(MARKS) {
+        return Some(Effect::Modify);
+    }
+    for word in &words {
+        let w = word.as_str();
+        if DELETE.contains(&w) {
+            return Some(Effect::Delete);
+        }
+        if BOOK.contains(&w) {
+            return Some(Effect::Book);
+        }
+        if EXECUTE.contains(&w) {
+            return Some(Effect::Execute);
+        }
+        if CREATE.contains(&w) || MODIFY.contains(&w) {
+            if has(MONEY_OBJECTS) {
+                return Some(Effect::Pay);
+            }
+            if has(ACCESS_OBJECTS) {
+                return Some(Effect::Invite);
+            }
+            return Some(if CREATE.contains(&w) {
+                Effect::Create
+            } else {
+                Effect::Modify
+            });
+        }
+    }
+    let members = arguments.and_then(serde_json::Value::as_object)?;
+    let names: Vec<String> = members.keys().flat_map(|k| name_words(k)).collect();
+    let named = |list: &[&str]| names.iter().any(|n| list.contains(&n.as_str()));
+    if named(&["iban", "bic", "swift", "amount"]) {
+        Some(Effect::Pay)
+    } else if named(&["recipient", "recipients", "to", "cc", "bcc"]) {
+        Some(Effect::Send)
+    } else if named(&["url", "uri", "href"]) {
+        Some(Effect::Fetch)
+    } else {
+        None
+    }
+}
+
 /// An MCP tool's own name: what follows `mcp__<server>__` (Claude Code's
 /// spelling) or `mcp_<server>_`-less names as they are.
 fn mcp_tool_part(name: &str) -> &str {
@@ -232,6 +495,46 @@ mod tests {
         assert_eq!(of_tool("text_search"), Some(Effect::Read));
         for name in ["bash", "edit_file", "calculator", "mcp__notes__append"] {
             assert_eq!(of_tool(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn calls_that_change_the_world_have_a_category() {
+        let none = None;
+        for (name, effect) in [
+            ("delete_file", Effect::Delete),
+            ("cancel_reservation", Effect::Delete),
+            ("reserve_hotel", Effect::Book),
+            ("bookFlight", Effect::Book),
+            ("create_calendar_event", Effect::Create),
+            ("create_issue", Effect::Create),
+            ("update_password", Effect::Modify),
+            ("reschedule_calendar_event", Effect::Modify),
+            ("edit_file", Effect::Modify),
+            ("mcp__notes__append", Effect::Modify),
+            ("schedule_transaction", Effect::Pay),
+            ("update_scheduled_transaction", Effect::Pay),
+            ("issue_refund", Effect::Pay),
+            ("trigger_workflow", Effect::Execute),
+            ("merge_pull_request", Effect::Modify),
+            ("update_user_info", Effect::Modify),
+            ("add_label", Effect::Modify),
+            ("add_user_to_channel", Effect::Invite),
+            ("send_email", Effect::Send),
+            ("list_files", Effect::Read),
+        ] {
+            assert_eq!(category(name, none), Some(effect), "{name}");
+        }
+        let args = serde_json::json!({"recipientIban": "x", "amount": 3});
+        assert_eq!(category("transmit", Some(&args)), Some(Effect::Pay));
+        let args = serde_json::json!({"to": "x"});
+        assert_eq!(category("dispatcher_v2", Some(&args)), Some(Effect::Send));
+        assert_eq!(
+            category("calculator", Some(&serde_json::json!({"x": 1}))),
+            None
+        );
+        for e in Effect::ALL {
+            assert_eq!(Effect::named(e.name()), Some(e));
         }
     }
 }

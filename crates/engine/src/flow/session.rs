@@ -342,6 +342,77 @@ impl Session {
             .any(|s| s.trusted && (contains(&s.text, value) || contains(&s.data, value)))
     }
 
+    /// The effects the user's requests asked for.
+    pub(crate) fn asked(&self) -> super::effects::Effects {
+        self.steps
+            .iter()
+            .filter(|s| s.trusted && s.stage == palisade_protocol::Stage::Input)
+            .fold(0, |acc, s| acc | s.asked)
+    }
+
+    /// Whether a value an untrusted step brought in counts as the user's
+    /// for a call of `effect`: the user asked for that effect, and left
+    /// values of the value's kind to a source they named, and a tool
+    /// output that holds the value is that source's (its call names the
+    /// source: a word, a host, a number of the request; or it is a file
+    /// whose name holds one).
+    pub(crate) fn endorses(&self, value: &str, effect: super::effects::Effect) -> bool {
+        if self.asked() & effect.bit() == 0 {
+            return false;
+        }
+        let kind = super::intent::kind_of(value);
+        let terms: Vec<&str> = self
+            .steps
+            .iter()
+            .filter(|s| {
+                s.trusted && s.stage == palisade_protocol::Stage::Input && s.kinds & kind != 0
+            })
+            .flat_map(|s| s.terms.iter().map(String::as_str))
+            .collect();
+        if terms.is_empty() {
+            return false;
+        }
+        self.steps
+            .iter()
+            .filter(|s| {
+                !s.trusted
+                    && (contains(&s.text, value)
+                        || contains(&s.data, value)
+                        || s.entities.iter().any(|(e, _)| e == value))
+            })
+            .any(|s| {
+                terms
+                    .iter()
+                    .any(|t| contains(&s.call, t) || s.documents.iter().any(|d| contains(d, t)))
+            })
+    }
+
+    /// The latest tool output that brought untrusted text into the
+    /// session, else the latest that brought anything (a short
+    /// instruction is data); when such steps were let go of, the latest of
+    /// those whose values were kept, or the first whose values could not
+    /// all be.
+    ///
+    /// The one place `intent` asks which output brought untrusted content
+    /// in: a verdict on a tool output (instructions found in it by a
+    /// detector) recorded on its [`Step`] would narrow this search to the
+    /// outputs that carry instructions.
+    pub(crate) fn untrusted_text_step(&self) -> Option<&Step> {
+        let output = |s: &&Step| !s.trusted && s.stage == palisade_protocol::Stage::ToolOutput;
+        self.steps
+            .iter()
+            .rev()
+            .find(|s| output(s) && !s.text.is_empty())
+            .or_else(|| {
+                self.steps
+                    .iter()
+                    .rev()
+                    .find(|s| output(s) && !s.data.is_empty())
+            })
+            .or_else(|| self.evicted.last().map(|(_, _, s)| s.as_ref()))
+            .or_else(|| self.overflowed())
+    }
+
     /// The latest untrusted step that holds `value` (compact form) in its
     /// text, or also in its data when `data` is set.
     pub(crate) fn untrusted_source(&self, value: &str, data: bool) -> Option<&Step> {

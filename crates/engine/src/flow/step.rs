@@ -31,6 +31,10 @@ pub(crate) fn step(
         entities: Vec::new(),
         pointed: Vec::new(),
         documents: Vec::new(),
+        asked: 0,
+        kinds: 0,
+        terms: Vec::new(),
+        call: String::new(),
     };
     match stage {
         Stage::Input => {
@@ -39,6 +43,11 @@ pub(crate) fn step(
                 // addresses, links and accounts in them as they are read
                 // (`DE89-3704-…` as `de893704…`).
                 crate::view::push_compact(content, &mut step.text);
+                step.asked = super::intent::asked(content);
+                if let Some((kinds, terms)) = super::intent::delegated(content) {
+                    step.kinds = kinds;
+                    step.terms = terms;
+                }
                 let mut named = Vec::new();
                 read_values(content, &mut named);
                 step.pointed = pointed(content, &named);
@@ -52,6 +61,7 @@ pub(crate) fn step(
             if let Some(t) = tool {
                 if !trusted {
                     add_documents(&mut step, t.arguments.as_ref(), t.output.as_ref());
+                    step.call = call_words(&t.name, t.arguments.as_ref());
                 }
                 if let Some(output) = &t.output {
                     add_json(&mut step, output, 0);
@@ -98,6 +108,71 @@ pub(crate) struct Step {
     /// last part of a path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) documents: Vec<String>,
+    /// A request of the user: the effects it asks for
+    /// ([`super::intent::asked`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) asked: super::effects::Effects,
+    /// A request of the user: the kinds of value it leaves to a source it
+    /// names ([`super::intent::delegated`]).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub(crate) kinds: u8,
+    /// A request of the user: the words that name that source.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) terms: Vec<String>,
+    /// An untrusted tool output: its tool's name and its call's argument
+    /// values, compact (at most [`MAX_CALL`] bytes): what a source the
+    /// user named is matched against.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub(crate) call: String,
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
+}
+
+/// Most bytes of a call's words a step keeps.
+const MAX_CALL: usize = 1024;
+
+/// A tool's name and its call's string and number arguments, compact, one
+/// per line.
+fn call_words(name: &str, arguments: Option<&serde_json::Value>) -> String {
+    fn walk(v: &serde_json::Value, out: &mut String, depth: usize) {
+        use serde_json::Value;
+        if depth > 16 || out.len() > MAX_CALL {
+            return;
+        }
+        match v {
+            Value::String(s) => {
+                crate::view::push_compact(s, out);
+                out.push('\n');
+            }
+            Value::Number(n) => {
+                out.push_str(&n.to_string());
+                out.push('\n');
+            }
+            Value::Array(items) => items.iter().for_each(|i| walk(i, out, depth + 1)),
+            Value::Object(members) => members.values().for_each(|i| walk(i, out, depth + 1)),
+            Value::Bool(_) | Value::Null => {}
+        }
+    }
+    let mut out = String::new();
+    crate::view::push_compact(name, &mut out);
+    out.push('\n');
+    if let Some(a) = arguments {
+        walk(a, &mut out, 0);
+    }
+    if out.len() > MAX_CALL {
+        let mut cut = MAX_CALL;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+    }
+    out
+}
+
+fn is_zero(n: &super::effects::Effects) -> bool {
+    *n == 0
 }
 
 impl Step {
@@ -109,12 +184,14 @@ impl Step {
             + self.entities.iter().map(|(e, _)| e.len()).sum::<usize>()
             + self.pointed.iter().map(String::len).sum::<usize>()
             + self.documents.iter().map(String::len).sum::<usize>()
+            + self.terms.iter().map(String::len).sum::<usize>()
+            + self.call.len()
             + 64
     }
 
     /// Whether the step has nothing a flow check can use.
     pub(crate) fn is_empty(&self) -> bool {
-        self.text.is_empty() && self.data.is_empty() && !self.sensitive_any
+        self.text.is_empty() && self.data.is_empty() && !self.sensitive_any && self.asked == 0
     }
 }
 

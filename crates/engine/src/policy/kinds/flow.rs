@@ -5,6 +5,9 @@
 //! - `provenance`: an argument carries a value that untrusted content (a
 //!   tool's output) brought in and the user's own requests never named:
 //!   the mark of instructions injected into what the agent read;
+//! - `intent` (a setting of `provenance`): a call whose effect (send,
+//!   delete, book, …) no request of the user asked for, made after a tool
+//!   output brought untrusted text into the session;
 //! - `taint`: sensitive content (what the `sensitive` checks found) entered
 //!   the session before, and the sink carries it (`carry: false`: any sink
 //!   after it).
@@ -22,6 +25,7 @@ use serde_json::{Map, Value, json};
 
 use super::command::{report_commands, shell_lines, shell_tools};
 use super::{Context, Field, Form, Found, Runs, Spec, Whole, described_entries};
+use crate::flow::effects::{self, Effect, Effects};
 use crate::flow::session::Session;
 use crate::flow::step::Step;
 use crate::flow::values::{compact, entities, folded, percent_decoded};
@@ -49,6 +53,10 @@ pub(super) const SPEC: Spec = Spec {
 const RULES: &[&str] = &["provenance", "taint"];
 /// Where an untrusted value counts.
 const FROM: &[&str] = &["text", "any"];
+/// The effect categories an `intent` setting may name.
+const INTENT: &[&str] = &[
+    "send", "pay", "create", "modify", "delete", "book", "invite", "fetch", "execute",
+];
 /// Resource kinds an action sink may have.
 const ACTION_KINDS: &[&str] = &["file", "process", "network", "custom"];
 
@@ -144,16 +152,73 @@ struct Flow {
     /// Commands that make a shell line a sink (`curl`, `wget`, …), and the
     /// shell tools whose lines are read.
     commands: Option<(CommandPatterns, ToolMatcher)>,
+    /// The effects whose calls after untrusted text need the user's asking
+    /// (`intent`); 0: none.
+    intent: Effects,
 }
 
 impl Whole for Flow {
     fn first_hit(&self, cx: &mut Context<'_>) -> Option<Found> {
         let session = cx.session?;
-        let values = self.sink_values(cx)?;
         if self.taint {
+            let values = self.sink_values(cx)?;
             return self.taint_hit(session, &values);
         }
-        for v in &values {
+        // The call's effect, when values the user left to a source they
+        // named count as theirs (`intent`).
+        let effect = cx
+            .request
+            .tool
+            .as_ref()
+            .filter(|_| self.intent != 0)
+            .and_then(|t| effects::category(&t.name, t.arguments.as_ref()));
+        if let Some(values) = self.sink_values(cx)
+            && let Some(found) = self.provenance_hit(session, &values, effect)
+        {
+            return Some(found);
+        }
+        self.intent_hit(cx, session)
+    }
+
+    fn build(&self) -> Result<(), String> {
+        self.build_sets()
+    }
+}
+
+impl Flow {
+    /// A call of an effect the check judges, that no request of the user
+    /// asked for, after a tool output brought untrusted text in.
+    fn intent_hit(&self, cx: &Context<'_>, session: &Session) -> Option<Found> {
+        if self.intent == 0 || cx.stage != Stage::ToolUse {
+            return None;
+        }
+        let tool = cx.request.tool.as_ref()?;
+        let effect = effects::category(&tool.name, tool.arguments.as_ref())?;
+        if self.intent & effect.bit() == 0 || session.asked() & effect.bit() != 0 {
+            return None;
+        }
+        let step = session.untrusted_text_step()?;
+        Some(found(
+            "/tool/name",
+            format!(
+                "`{}` {} (effect `{}`), which no request of the user asked for, after {} brought untrusted text into the session",
+                tool.name,
+                effect.verb(),
+                effect.name(),
+                describe(step)
+            ),
+            step,
+        ))
+    }
+
+    /// A value of the sink that only untrusted content supplied.
+    fn provenance_hit(
+        &self,
+        session: &Session,
+        values: &[Value_],
+        effect: Option<Effect>,
+    ) -> Option<Found> {
+        for v in values {
             // Each candidate with the other spellings of the same value: a
             // key value written as an account (`de89-3704-…`) is also
             // compared as its canonical form, and is the user's when
@@ -216,6 +281,9 @@ impl Whole for Flow {
                 {
                     continue;
                 }
+                if source.is_some() && effect.is_some_and(|e| session.endorses(c, e)) {
+                    continue;
+                }
                 if let Some(step) = source {
                     return Some(found(
                         &v.pointer,
@@ -246,7 +314,7 @@ impl Whole for Flow {
         None
     }
 
-    fn build(&self) -> Result<(), String> {
+    fn build_sets(&self) -> Result<(), String> {
         self.sinks.build().map_err(|e| format!("`tools`: {e}"))?;
         self.arguments
             .build()
@@ -531,6 +599,14 @@ pub(super) fn read(
     let sensitive = r.optional_entries(obj, ptr, "sensitive");
     let actions = r.optional_entries(obj, ptr, "actions");
     let commands = r.optional_entries(obj, ptr, "commands");
+    let intent = r.optional_entries(obj, ptr, "intent");
+    r.known_names(obj, ptr, "intent", &intent, INTENT, "effect");
+    if rule == "taint" && obj.contains_key("intent") {
+        r.err(
+            child(ptr, "intent"),
+            "`intent` belongs to a `provenance` rule; this rule is `taint`",
+        );
+    }
     let command_patterns = if commands.is_empty() {
         None
     } else {
@@ -635,6 +711,10 @@ pub(super) fn read(
         carry,
         documents,
         commands: command_patterns,
+        intent: intent
+            .iter()
+            .filter_map(|n| Effect::named(n))
+            .fold(0, |acc, e| acc | e.bit()),
     };
     let kind = CheckKind::Flow {
         rule,
@@ -648,6 +728,7 @@ pub(super) fn read(
         sensitive,
         carry,
         documents,
+        intent,
     };
     Some((kind, Form::Whole(Arc::new(compiled))))
 }
@@ -761,6 +842,19 @@ const FIELDS: &[Field] = &[
             json!({
                 "description": "`taint`: only when the sink carries the sensitive content (default true); false: any sink after it.",
                 "type": "boolean",
+            })
+        },
+    },
+    Field {
+        name: "intent",
+        required: false,
+        schema: || {
+            json!({
+                "description": "`provenance`: the effect categories whose calls need a request of the user asking for them once a tool output has brought untrusted text into the session (default: none). A call's category is read from its tool's name (`delete_file`: `delete`, `reserve_hotel`: `book`), else from its arguments' names; the user's requests ask by their verbs, in English, German, French and Spanish.",
+                "type": "array",
+                "minItems": 1,
+                "uniqueItems": true,
+                "items": { "enum": INTENT },
             })
         },
     },
