@@ -146,7 +146,7 @@ pub(crate) fn run(args: &McpProxyArgs) -> anyhow::Result<u8> {
         .timeout(Duration::from_secs(args.timeout_secs))
         .max_message_bytes(args.max_message_bytes);
     let served = crate::serve::runtime()?.block_on(async {
-        let service = crate::serve::start(&args.service, config).await?;
+        let service = crate::serve::start_local(&args.service, config).await?;
         let result = palisade_transport::gateway::proxy(
             service.clone(),
             options,

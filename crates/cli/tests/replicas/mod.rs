@@ -15,13 +15,13 @@ use serde_json::{Value, json};
 use crate::util::{TempDir, arg, serve};
 
 /// A `redis-server` on a free port, without persistence.
-struct Redis {
+pub(crate) struct Redis {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
 }
 
 impl Redis {
-    fn start(port: u16) -> Option<Self> {
+    pub(crate) fn start(port: u16) -> Option<Self> {
         let child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no"])
@@ -62,7 +62,7 @@ impl Drop for Redis {
     }
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -70,7 +70,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn have_redis() -> bool {
+pub(crate) fn have_redis() -> bool {
     let found = Command::new("redis-server")
         .arg("--version")
         .stdout(Stdio::null())
