@@ -183,30 +183,6 @@ pub struct ApprovalRecord {
     pub note: Option<String>,
 }
 
-impl ApprovalRecord {
-    /// The record of an answered approval, at the current time.
-    pub fn answered(approval: &crate::approvals::Approval) -> Self {
-        let approved = approval.state != crate::approvals::ApprovalState::Denied;
-        ApprovalRecord {
-            time: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
-            receipt_id: uuid::Uuid::now_v7().to_string(),
-            tenant: approval.tenant.clone(),
-            event: if approved {
-                "approval.approved"
-            } else {
-                "approval.denied"
-            }
-            .to_owned(),
-            approval: approval.id.clone(),
-            origin: approval.receipt_id.clone(),
-            request_id: approval.request_id.clone(),
-            bound: approval.bound.clone(),
-            by: approval.answered_by.clone(),
-            note: approval.note.clone(),
-        }
-    }
-}
-
 impl AuditRecord {
     /// The record of `decision`, made for `request`, at the current time.
     ///

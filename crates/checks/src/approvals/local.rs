@@ -91,10 +91,7 @@ fn io_error(path: &Path, what: &str, e: &std::io::Error) -> ApprovalError {
     ApprovalError(format!("cannot {what} `{}`: {e}", path.display()))
 }
 
-fn open_journal(
-    path: &Path,
-    now_ms: u64,
-) -> Result<(ById, std::fs::File), ApprovalError> {
+fn open_journal(path: &Path, now_ms: u64) -> Result<(ById, std::fs::File), ApprovalError> {
     let mut approvals = BTreeMap::new();
     match std::fs::read(path) {
         Ok(bytes) => {

@@ -3,7 +3,7 @@
 //! through once; a person's answer is kept and audited.
 
 use palisade_engine::OnFail;
-use palisade_protocol::{Decision, DecisionKind, Finding, FindingAction};
+use palisade_protocol::{Decision, DecisionKind, Finding, FindingAction, Severity};
 
 use super::Guard;
 use crate::approvals::{
@@ -20,7 +20,16 @@ const NO_TENANT: &str = "default";
 
 /// A finding of the approvals (`checkId` and `type` `approval`).
 fn finding(action: FindingAction, reason_code: &str, message: String) -> Finding {
-    let mut f = Finding::new("approval", "approval", action).with_message(message);
+    // A note on the decision, not a finding about the call: `info`, or
+    // `low` when an approval the caller relied on did not apply.
+    let severity = if action == FindingAction::Log {
+        Severity::Info
+    } else {
+        Severity::Low
+    };
+    let mut f = Finding::new("approval", "approval", action)
+        .with_message(message)
+        .with_severity(severity);
     f.reason_code = reason_code.to_owned();
     f
 }
@@ -153,6 +162,7 @@ impl Guard {
                 {
                     // Advice, not a warning: nothing was refused.
                     f.action = FindingAction::Log;
+                    f.severity = Severity::Info;
                 }
                 return Some(tried);
             }
@@ -290,7 +300,7 @@ impl Guard {
         }
         let answered = approvals.store.answer(tenant, id, answer, now_ms()).await?;
         if let Some(sink) = &self.audit {
-            sink.record_approval(ApprovalRecord::answered(&answered))
+            sink.record_approval(answered_record(&answered))
                 .await
                 .map_err(AnswerError::Audit)?;
         }
@@ -329,4 +339,27 @@ fn apply(decision: &mut Decision, a: &Approval) {
     decision
         .warnings
         .push(finding(FindingAction::Log, "approval.applied", message));
+}
+
+/// The audit record of an answered approval, at the current time: a
+/// record of its own, linked to the receipt of the decision that asked.
+fn answered_record(approval: &Approval) -> ApprovalRecord {
+    let approved = approval.state != ApprovalState::Denied;
+    ApprovalRecord {
+        time: humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
+        receipt_id: uuid::Uuid::now_v7().to_string(),
+        tenant: approval.tenant.clone(),
+        event: if approved {
+            "approval.approved"
+        } else {
+            "approval.denied"
+        }
+        .to_owned(),
+        approval: approval.id.clone(),
+        origin: approval.receipt_id.clone(),
+        request_id: approval.request_id.clone(),
+        bound: approval.bound.clone(),
+        by: approval.answered_by.clone(),
+        note: approval.note.clone(),
+    }
 }
