@@ -49,7 +49,8 @@ pub(crate) fn document(request: &Value, decision: &Value) -> Result<Value> {
         "tags": [
             {"name": "v1", "description": "The v1 protocol: a CheckRequest in, a Decision out."},
             {"name": "dialects", "description": "Other wire formats mapped to the v1 protocol."},
-            {"name": "operations", "description": "Health, metrics, reloading and this document."}
+            {"name": "operations", "description": "Health, metrics, reloading and this document."},
+            {"name": "approvals", "description": "Approvals of asks: list them, approve or deny one (SPEC §15)."}
         ],
         "paths": paths(),
         "components": {
@@ -251,6 +252,8 @@ fn paths() -> Value {
         "/v1/admin/reload": {"post": reload()},
         "/v1/policy": {"get": policy_view()},
         "/v1/audit": {"get": audit_view()},
+        "/v1/approvals": {"get": approvals_list()},
+        "/v1/approvals/{id}": {"get": approval_show(), "post": approval_answer()},
         "/v1/autogen/evaluate": {"post": autogen()},
         "/v1/hooks/{host}": {"post": hook()},
         "/health": {"get": health("health")},
@@ -447,6 +450,83 @@ fn audit_view() -> Value {
         "parameters": [
             {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 100}, "description": "How many of the last records."}
         ],
+        "responses": responses
+    })
+}
+
+/// The errors of the approvals endpoints beyond authentication.
+fn approval_errors(responses: &mut Value, answering: bool) {
+    let error = |description: &str| json!({"description": description, "content": json_content(schema_ref("Error"))});
+    if let Value::Object(r) = responses {
+        r.insert("404".to_owned(), error("No approval of that id for the caller's tenant, or it has expired (`approval_not_found`)."));
+        r.insert("503".to_owned(), error("The approvals cannot be read or written (`approvals_unavailable`), or the answer's audit record could not be written (`audit_unavailable`)."));
+        if answering {
+            r.insert(
+                "400".to_owned(),
+                error(
+                    "The body is not an answer; the message names the member (`invalid_request`).",
+                ),
+            );
+            r.insert("409".to_owned(), error("The approval was answered already, used, or has expired (`approval_not_pending`)."));
+        }
+    }
+}
+
+fn id_param() -> Value {
+    json!({"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "The approval's id (`approval.id` of the decision that asked)."})
+}
+
+fn approvals_list() -> Value {
+    let mut responses = responses(
+        json!({"description": "The tenant's approvals, oldest first.", "content": json_content(schema_ref("ApprovalList"))}),
+        AUTH_ERRORS,
+    );
+    approval_errors(&mut responses, false);
+    if let Value::Object(r) = &mut responses {
+        r.remove("404");
+        r.insert("400".to_owned(), json!({"description": "`state` is not a state (`invalid_request`).", "content": json_content(schema_ref("Error"))}));
+    }
+    json!({
+        "operationId": "approvalsList",
+        "tags": ["approvals"],
+        "summary": "The caller's tenant's approvals",
+        "description": "Needs the `guardrails:approve` scope. Approvals not yet expired, oldest first; with `state`, only those in it.",
+        "parameters": [
+            {"name": "state", "in": "query", "required": false, "schema": {"type": "string", "enum": ["pending", "approved", "denied", "used"]}, "description": "Only approvals in this state."}
+        ],
+        "responses": responses
+    })
+}
+
+fn approval_show() -> Value {
+    let mut responses = responses(
+        json!({"description": "The approval.", "content": json_content(schema_ref("ApprovalView"))}),
+        AUTH_ERRORS,
+    );
+    approval_errors(&mut responses, false);
+    json!({
+        "operationId": "approvalShow",
+        "tags": ["approvals"],
+        "summary": "One approval of the caller's tenant",
+        "description": "Needs the `guardrails:approve` scope.",
+        "parameters": [id_param()],
+        "responses": responses
+    })
+}
+
+fn approval_answer() -> Value {
+    let mut responses = responses(
+        json!({"description": "The approval as answered.", "content": json_content(schema_ref("ApprovalView"))}),
+        AUTH_ERRORS,
+    );
+    approval_errors(&mut responses, true);
+    json!({
+        "operationId": "approvalAnswer",
+        "tags": ["approvals"],
+        "summary": "Approve or deny an approval",
+        "description": "Needs the `guardrails:approve` scope, and a key other than the one that sent the call (403). Approved, the same call sent again with `approvalId` is allowed once. The answer is written to the audit log, linked to the receipt of the decision that asked.",
+        "parameters": [id_param()],
+        "requestBody": {"required": true, "content": json_content(schema_ref("ApprovalAnswer"))},
         "responses": responses
     })
 }

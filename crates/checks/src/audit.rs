@@ -131,6 +131,56 @@ pub struct AuditRecord {
     pub duration_us: u64,
     /// Lowercase hex SHA-256 of the evaluated payload (see [`payload_sha256`]).
     pub payload_sha256: String,
+    /// The approval this decision asks for (its `approval.id`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub approval: Option<String>,
+    /// The approval the request named (or, from a hook, that was found for
+    /// its call): used, or why it did not apply.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub approval_use: Option<ApprovalUse>,
+}
+
+/// The approval a decision used or tried.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalUse {
+    /// The approval's id.
+    pub id: String,
+    /// `used`, or the reasonCode of the finding saying why it did not
+    /// apply (`approval.mismatch`, `approval.used`, …).
+    pub result: String,
+    /// With `used`: the receipt id of the decision that asked.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub origin: Option<String>,
+}
+
+/// A person's answer to an approval, as the audit log keeps it: a line of
+/// its own, linked to the receipt of the decision that asked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalRecord {
+    /// When the record was made (RFC 3339, UTC).
+    pub time: String,
+    /// This record's own receipt id.
+    pub receipt_id: String,
+    /// The tenant.
+    pub tenant: String,
+    /// `approval.approved` or `approval.denied`.
+    pub event: String,
+    /// The approval's id.
+    pub approval: String,
+    /// The receipt id of the decision that asked.
+    pub origin: String,
+    /// That decision's request id.
+    pub request_id: String,
+    /// What the approval is bound to.
+    pub bound: String,
+    /// The API key that answered.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub by: Option<String>,
+    /// The note given with the answer.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub note: Option<String>,
 }
 
 impl AuditRecord {
@@ -173,6 +223,8 @@ impl AuditRecord {
             evaluated: decision.evaluated.unwrap_or(0),
             duration_us: decision.duration_us.unwrap_or(0),
             payload_sha256: payload_sha256(request),
+            approval: decision.approval.as_ref().map(|a| a.id.clone()),
+            approval_use: None,
         }
     }
 }
@@ -278,6 +330,10 @@ pub trait AuditSink: Send + Sync + 'static {
     /// Appends the record; returns once it is durable as the sink's
     /// durability promises. An error means the decision must not be answered.
     async fn record(&self, record: AuditRecord) -> Result<(), AuditError>;
+
+    /// Appends the record of a person's answer to an approval, as
+    /// [`AuditSink::record`] does a decision's.
+    async fn record_approval(&self, record: ApprovalRecord) -> Result<(), AuditError>;
 
     /// Waits until everything recorded before the call is written and synced
     /// to the disk.
@@ -407,19 +463,29 @@ impl JsonlAudit {
 #[async_trait::async_trait]
 impl AuditSink for JsonlAudit {
     async fn record(&self, record: AuditRecord) -> Result<(), AuditError> {
+        self.append(&record).await
+    }
+
+    async fn record_approval(&self, record: ApprovalRecord) -> Result<(), AuditError> {
+        self.append(&record).await
+    }
+
+    async fn flush(&self) -> Result<(), AuditError> {
+        self.send(|ack| Message::Flush { ack }).await
+    }
+}
+
+impl JsonlAudit {
+    async fn append<T: Serialize + Sync>(&self, record: &T) -> Result<(), AuditError> {
         // Serializing here spreads the work over the callers; the writer only
         // chains and hashes.
-        let mut body = serde_json::to_vec(&record).map_err(AuditError::Serialize)?;
+        let mut body = serde_json::to_vec(record).map_err(AuditError::Serialize)?;
         if body.pop() != Some(b'}') {
             return Err(AuditError::Serialize(serde::ser::Error::custom(
                 "a record did not serialize to a JSON object",
             )));
         }
         self.send(|ack| Message::Record { body, ack }).await
-    }
-
-    async fn flush(&self) -> Result<(), AuditError> {
-        self.send(|ack| Message::Flush { ack }).await
     }
 }
 
@@ -757,6 +823,12 @@ pub struct VerifyReport {
     /// The length of a last line cut short by a crash (never acknowledged,
     /// not part of the chain); 0 when the log ends with `\n`.
     pub torn_tail_bytes: u64,
+    /// How many approval links were checked: asks, answers and uses of
+    /// approvals, each linked to the receipt of the decision that asked.
+    pub approval_links: u64,
+    /// Answers and uses whose ask or answer is not in this log (another
+    /// replica's log holds it, or the log was started after it).
+    pub approval_links_elsewhere: u64,
 }
 
 impl std::fmt::Display for VerifyReport {
@@ -766,7 +838,12 @@ impl std::fmt::Display for VerifyReport {
             f,
             "{} record{s}, last hash {}",
             self.records, self.last_hash
-        )
+        )?;
+        if self.approval_links > 0 {
+            let s = if self.approval_links == 1 { "" } else { "s" };
+            write!(f, ", {} approval link{s}", self.approval_links)?;
+        }
+        Ok(())
     }
 }
 
@@ -811,6 +888,7 @@ pub fn verify(path: impl AsRef<Path>) -> Result<VerifyReport, VerifyError> {
     let mut seq: u64 = 0;
     let mut hash = GENESIS_HASH.to_owned();
     let mut torn_tail_bytes = 0;
+    let mut links = Links::default();
     loop {
         line.clear();
         let read = reader.read_until(b'\n', &mut line).map_err(io_error)?;
@@ -854,12 +932,118 @@ pub fn verify(path: impl AsRef<Path>) -> Result<VerifyReport, VerifyError> {
         }
         seq = parsed.seq;
         hash = parsed.hash;
+        if memchr_approval(&line) {
+            links.line(number, &line).map_err(invalid)?;
+        }
     }
     Ok(VerifyReport {
         records: number,
         last_hash: hash,
         torn_tail_bytes,
+        approval_links: links.checked,
+        approval_links_elsewhere: links.elsewhere,
     })
+}
+
+/// Whether a line may carry an approval link (most lines do not, and are
+/// not parsed a second time).
+fn memchr_approval(line: &[u8]) -> bool {
+    const NEEDLE: &[u8] = b"\"approval";
+    line.windows(NEEDLE.len()).any(|w| w == NEEDLE)
+}
+
+/// The approval links of a log, checked as its lines are read: every
+/// approval is asked once, answered at most once — by a record whose
+/// `origin` is the asking decision's receipt — and used at most once, only
+/// after it was approved, by a decision whose `approvalUse.origin` is that
+/// receipt.
+#[derive(Default)]
+struct Links {
+    /// Approval id → the receipt of the decision that asked, and its line.
+    asked: std::collections::HashMap<String, (String, u64)>,
+    /// Approval id → approved (else denied), and the line.
+    answered: std::collections::HashMap<String, (bool, u64)>,
+    /// Approval id → the line that used it.
+    used: std::collections::HashMap<String, u64>,
+    checked: u64,
+    elsewhere: u64,
+}
+
+impl Links {
+    fn line(&mut self, number: u64, line: &[u8]) -> Result<(), String> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Members {
+            receipt_id: Option<String>,
+            event: Option<String>,
+            approval: Option<String>,
+            origin: Option<String>,
+            approval_use: Option<ApprovalUse>,
+        }
+        let m: Members = serde_json::from_slice(line)
+            .map_err(|e| format!("an approval link cannot be read: {e}"))?;
+        match (m.event.as_deref(), m.approval) {
+            (Some(event @ ("approval.approved" | "approval.denied")), Some(id)) => {
+                self.checked += 1;
+                let origin = m.origin.unwrap_or_default();
+                match self.asked.get(&id) {
+                    Some((receipt, at)) if *receipt != origin => {
+                        return Err(format!(
+                            "the answer to approval `{id}` links to receipt `{origin}`, but line {at} asked for it with receipt `{receipt}`"
+                        ));
+                    }
+                    Some(_) => {}
+                    None => self.elsewhere += 1,
+                }
+                if let Some((_, at)) = self.answered.get(&id) {
+                    return Err(format!("approval `{id}` was answered already on line {at}"));
+                }
+                self.answered
+                    .insert(id, (event == "approval.approved", number));
+            }
+            (Some(other), _) => {
+                return Err(format!("unknown event `{other}`"));
+            }
+            (None, Some(id)) => {
+                self.checked += 1;
+                if let Some((_, at)) = self.asked.get(&id) {
+                    return Err(format!(
+                        "approval `{id}` was asked for already on line {at}"
+                    ));
+                }
+                self.asked
+                    .insert(id, (m.receipt_id.unwrap_or_default(), number));
+            }
+            (None, None) => {}
+        }
+        if let Some(u) = m.approval_use.filter(|u| u.result == "used") {
+            self.checked += 1;
+            let id = u.id;
+            if let Some(at) = self.used.get(&id) {
+                return Err(format!(
+                    "approval `{id}` was used already on line {at}: an approval lets its call through once"
+                ));
+            }
+            let origin = u.origin.unwrap_or_default();
+            match self.asked.get(&id) {
+                Some((receipt, at)) if *receipt != origin => {
+                    return Err(format!(
+                        "the use of approval `{id}` links to receipt `{origin}`, but line {at} asked for it with receipt `{receipt}`"
+                    ));
+                }
+                _ => {}
+            }
+            match self.answered.get(&id) {
+                Some((false, at)) => {
+                    return Err(format!("approval `{id}` is used, but line {at} denied it"));
+                }
+                Some((true, _)) => {}
+                None => self.elsewhere += 1,
+            }
+            self.used.insert(id, number);
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

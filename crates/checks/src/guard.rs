@@ -12,6 +12,9 @@ use palisade_engine::{AsyncOutcome, CheckKind, Engine, RequestError};
 use palisade_protocol::{CheckRequest, Decision, Finding, FindingAction, Stage};
 use tokio::time::Instant;
 
+mod approve;
+
+use crate::approvals::ApprovalStore;
 use crate::audit::{AuditError, AuditRecord, AuditSink};
 use crate::config::{Budgets, GuardConfig};
 #[cfg(feature = "llm")]
@@ -68,6 +71,15 @@ pub struct Guard {
     strict: bool,
     /// Flow sessions shared with other processes, when there are any.
     shared: Option<SharedSessions>,
+    /// Where the approvals of asks are kept, when they are.
+    approvals: Option<Approvals>,
+}
+
+/// The approvals a guard keeps: the store and how long one lasts.
+#[derive(Clone, Debug)]
+struct Approvals {
+    store: Arc<dyn ApprovalStore>,
+    ttl_ms: u64,
 }
 
 /// Flow sessions kept in a [`SharedState`]: read before a decision,
@@ -127,6 +139,9 @@ pub struct Admission<'a> {
     /// Warnings to add to the decision (a shared state that failed open
     /// at admission).
     pub warnings: Vec<Finding>,
+    /// The id of the API key that sent the request: it may not approve
+    /// the approval its ask makes.
+    pub key: Option<&'a str>,
 }
 
 impl<'a> Admission<'a> {
@@ -142,6 +157,12 @@ impl<'a> Admission<'a> {
     /// [`Admission::over`]).
     pub fn with_over(mut self, over: Option<&'a [(usize, bool)]>) -> Self {
         self.over = over;
+        self
+    }
+
+    /// Sent with the API key `key` (its id).
+    pub fn with_key(mut self, key: Option<&'a str>) -> Self {
+        self.key = key;
         self
     }
 
@@ -204,6 +225,7 @@ impl Guard {
             audit: None,
             strict: config.strict_requests,
             shared: None,
+            approvals: None,
         })
     }
 
@@ -251,6 +273,18 @@ impl Guard {
             on_error,
             stripes: (0..STRIPES).map(|_| tokio::sync::Mutex::new(())).collect(),
             hasher: std::collections::hash_map::RandomState::new(),
+        });
+        self
+    }
+
+    /// Keeps an approval in `store` for every `ask` (and every `block`
+    /// that is an `ask` no human could be asked about), valid for `ttl`,
+    /// and lets a request that names an approved one through once (SPEC
+    /// §15; [`crate::approvals`]).
+    pub fn with_approvals(mut self, store: Arc<dyn ApprovalStore>, ttl: Duration) -> Self {
+        self.approvals = Some(Approvals {
+            store,
+            ttl_ms: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX),
         });
         self
     }
@@ -323,6 +357,7 @@ impl Guard {
             tenant,
             over,
             mut warnings,
+            key,
         } = admission;
         let shared = self.shared.as_ref().zip(self.engine.session_of(request));
         let _one_at_a_time = match shared {
@@ -371,9 +406,13 @@ impl Guard {
             ));
         }
         decision.warnings.extend(warnings);
+        // An approval's effect is part of the decision before it is
+        // recorded: the record says what was answered.
+        let used = self.approve(tenant, key, request, &mut decision).await;
         // Recorded last, once, as answered: every warning above is in the
         // record (what was not applied is what an incident review needs).
-        self.record(tenant, request, &mut decision).await?;
+        self.record_with(tenant, request, &mut decision, used)
+            .await?;
         Ok(decision)
     }
 
@@ -484,12 +523,24 @@ impl Guard {
         request: &CheckRequest,
         decision: &mut Decision,
     ) -> Result<(), AuditError> {
+        self.record_with(tenant, request, decision, None).await
+    }
+
+    /// [`Guard::record`], with the approval the request used or tried.
+    async fn record_with(
+        &self,
+        tenant: Option<&str>,
+        request: &CheckRequest,
+        decision: &mut Decision,
+        used: Option<crate::audit::ApprovalUse>,
+    ) -> Result<(), AuditError> {
         if decision.receipt_id.is_none() {
             decision.receipt_id = Some(uuid::Uuid::now_v7().to_string());
         }
         if let Some(sink) = &self.audit {
-            sink.record(AuditRecord::new(request, decision, tenant))
-                .await?;
+            let mut record = AuditRecord::new(request, decision, tenant);
+            record.approval_use = used;
+            sink.record(record).await?;
         }
         Ok(())
     }

@@ -34,6 +34,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod approvals;
 pub mod audit;
 pub mod config;
 mod guard;

@@ -15,6 +15,13 @@ pub(crate) fn verify(path: &Path) -> anyhow::Result<u8> {
         Ok(report) => {
             let mut out = std::io::stdout().lock();
             writeln!(out, "ok: {report}")?;
+            if report.approval_links_elsewhere > 0 {
+                writeln!(
+                    out,
+                    "note: {} approval answers or uses link to records not in this log (another replica's log, or one started after them)",
+                    report.approval_links_elsewhere
+                )?;
+            }
             if report.torn_tail_bytes > 0 {
                 writeln!(
                     out,

@@ -308,9 +308,15 @@ fn remote(call: &HookCall, url: &str, key_env: &str) -> Result<Vec<Decision>, St
                     text.trim()
                 ));
             }
-            let decision: Decision = serde_json::from_slice(&body).map_err(|e| {
+            let mut decision: Decision = serde_json::from_slice(&body).map_err(|e| {
                 format!("the service at {url} answered something else than a decision: {e}")
             })?;
+            // Where to approve, as a person can reach it.
+            if let Some(a) = &mut decision.approval
+                && a.url.starts_with('/')
+            {
+                a.url = format!("{}{}", url.trim_end_matches('/'), a.url);
+            }
             out.push(decision);
         }
         Ok(out)

@@ -17,6 +17,7 @@ macro_rules! say_raw {
     }};
 }
 
+mod approvals;
 mod audit;
 mod check;
 mod diagnostic;
@@ -56,7 +57,7 @@ struct Cli {
 }
 
 const SERVE_HELP: &str = concat!(
-    "Endpoints: POST /v1/check, POST /v1/check/stream, POST /v1/hooks/{host}, GET /v1/policy, POST /v1/admin/reload, GET /v1/audit, POST /v1/autogen/evaluate, POST /v1/guardrails/check (hosted guardrails APIs), POST /rpc and /cstp (JSON-RPC), /mcp (MCP, streamable HTTP), GET /openapi.json, GET /health and /healthz, GET /metrics; the playground page at / (a browser). docs/PROTOCOL.md and docs/OPERATIONS.md.\n",
+    "Endpoints: POST /v1/check, POST /v1/check/stream, POST /v1/hooks/{host}, GET /v1/policy, POST /v1/admin/reload, GET /v1/audit, GET /v1/approvals, GET and POST /v1/approvals/{id}, POST /v1/autogen/evaluate, POST /v1/guardrails/check (hosted guardrails APIs), POST /rpc and /cstp (JSON-RPC), /mcp (MCP, streamable HTTP), GET /openapi.json, GET /health and /healthz, GET /metrics; the playground page at / (a browser). docs/PROTOCOL.md and docs/OPERATIONS.md.\n",
     "Exit codes: 0 after a clean shutdown (SIGTERM, SIGINT); 2 when the policy, the config or the address is bad.\n",
     "Example: palisade serve --listen 127.0.0.1:8700"
 );
@@ -173,7 +174,21 @@ enum Command {
         #[command(subcommand)]
         command: AuditCommand,
     },
+    /// List, approve or deny the approvals of asks, on a running service.
+    #[command(after_help = APPROVALS_HELP)]
+    Approvals {
+        #[command(subcommand)]
+        command: approvals::ApprovalsCommand,
+    },
 }
+
+const APPROVALS_HELP: &str = concat!(
+    "The key: an API key with the `guardrails:approve` scope, in PALISADE_API_KEY (or the variable --key-env names); a key never approves a call it sent.\n",
+    "Exit codes: 0 when the service did it; 1 when it refused (no such approval, no longer pending, a key that may not); 2 when it could not be asked.\n",
+    "Examples:\n",
+    "  palisade approvals list --server http://127.0.0.1:8700\n",
+    "  palisade approvals approve 0193c3a2-… --note 'checked the diff' --server http://127.0.0.1:8700"
+);
 
 #[derive(Subcommand, Debug)]
 enum McpCommand {
@@ -415,6 +430,7 @@ fn main() -> ExitCode {
         Command::Audit {
             command: AuditCommand::Verify { file },
         } => audit::verify(&file),
+        Command::Approvals { command } => approvals::run(&command),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -171,7 +171,7 @@ pub(crate) fn run(args: &McpProxyArgs) -> anyhow::Result<u8> {
         .max_message_bytes(args.max_message_bytes)
         .poisoned_tools(config.gateway.poisoned_tools.unwrap_or_default());
     let served = runtime.block_on(async {
-        let service = crate::serve::start(&args.service, config).await?;
+        let service = crate::serve::start_local(&args.service, config).await?;
         let result = palisade_transport::gateway::proxy(
             service.clone(),
             options,

@@ -50,15 +50,34 @@ pub(crate) async fn start(
     args: &ServiceArgs,
     config: ServiceConfig,
 ) -> anyhow::Result<Arc<Service>> {
+    start_as(args, config, true).await
+}
+
+/// [`start`] for `palisade events` and `palisade mcp` (stdio): approvals
+/// only when shared in Redis with the HTTP service.
+pub(crate) async fn start_local(
+    args: &ServiceArgs,
+    config: ServiceConfig,
+) -> anyhow::Result<Arc<Service>> {
+    start_as(args, config, false).await
+}
+
+async fn start_as(
+    args: &ServiceArgs,
+    config: ServiceConfig,
+    http: bool,
+) -> anyhow::Result<Arc<Service>> {
     if let Some(policy) = args.policy.as_ref().or(config.policy.as_ref())
         && let Some(shown) = crate::diagnostic::syntax_error(policy)
     {
         anyhow::bail!("{shown}");
     }
-    Service::start(config, args.policy.clone())
-        .await
-        .map(Arc::new)
-        .map_err(|e| anyhow::anyhow!("{e}"))
+    let started = if http {
+        Service::start(config, args.policy.clone()).await
+    } else {
+        Service::start_local(config, args.policy.clone()).await
+    };
+    started.map(Arc::new).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
@@ -123,7 +142,7 @@ pub(crate) fn events(args: &ServiceArgs) -> anyhow::Result<u8> {
     init_logging();
     let config = load_config(args.config.as_deref())?;
     runtime()?.block_on(async {
-        let service = start(args, config).await?;
+        let service = start_local(args, config).await?;
         let guard = service
             .guard(None)
             .context("the service has no default tenant")?;
@@ -142,7 +161,7 @@ pub(crate) fn mcp(args: &ServiceArgs) -> anyhow::Result<u8> {
     let config = load_config(args.config.as_deref())?;
     let telemetry = crate::telemetry::init(config.telemetry.as_ref())?;
     let served = runtime()?.block_on(async {
-        let service = start(args, config).await?;
+        let service = start_local(args, config).await?;
         let result = palisade_transport::mcp::serve_stdio(service.clone()).await;
         service
             .shutdown()

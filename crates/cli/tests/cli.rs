@@ -8,6 +8,7 @@
     reason = "test code"
 )]
 
+mod approvals;
 mod authoring;
 mod compose;
 mod docs;

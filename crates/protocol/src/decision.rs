@@ -62,6 +62,30 @@ pub struct Decision {
     /// On a streamed check: true on the decision that closes the stream.
     #[serde(default, rename = "final", skip_serializing_if = "Option::is_none")]
     pub is_final: Option<bool>,
+    /// With an `ask` — or a `block` only because no human could be asked —
+    /// of a service that keeps approvals: the approval a person can give
+    /// for this exact call (SPEC §15).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<Approval>,
+}
+
+/// An approval waiting for a person: the same call sent again with
+/// `approvalId` set to `id` is allowed once after it is approved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Approval {
+    /// The approval's id.
+    pub id: String,
+    /// When it can no longer be approved nor used (RFC 3339, UTC).
+    pub expires_at: String,
+    /// Lowercase hex SHA-256 of what it is bound to: the tenant, stage,
+    /// session, tool name and canonical arguments, or the action (see
+    /// PROTOCOL.md, "Approvals").
+    pub bound: String,
+    /// Where it is answered: `POST` `{"decision": "approve"}` or
+    /// `{"decision": "deny"}` to this path of the service.
+    pub url: String,
 }
 
 /// One check's hit, or an async check's failure to answer.
@@ -195,6 +219,8 @@ struct DecisionIn {
     receipt_id: Option<String>,
     #[serde(default, rename = "final")]
     is_final: Option<bool>,
+    #[serde(default)]
+    approval: Option<Approval>,
 }
 
 impl From<DecisionIn> for Decision {
@@ -217,6 +243,7 @@ impl From<DecisionIn> for Decision {
             provider: d.provider,
             receipt_id: d.receipt_id,
             is_final: d.is_final,
+            approval: d.approval,
         }
     }
 }
@@ -242,6 +269,7 @@ impl Decision {
             provider: None,
             receipt_id: None,
             is_final: None,
+            approval: None,
         }
     }
 

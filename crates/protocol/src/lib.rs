@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod canonical;
 mod decision;
 mod enums;
 mod object;
@@ -10,7 +11,7 @@ pub mod schema;
 pub mod suggest;
 mod validate;
 
-pub use decision::{Decision, Finding, Location, Modified, Provider, Source};
+pub use decision::{Approval, Decision, Finding, Location, Modified, Provider, Source};
 pub use enums::{DecisionKind, FindingAction, Mode, ResourceKind, Severity, Stage, Stakes};
 pub use request::{Action, Agent, Caller, CheckRequest, Object, Options, Resource, Target, Tool};
 pub use validate::Problem;

@@ -79,6 +79,13 @@ pub struct CheckRequest {
         deserialize_with = "crate::object::option"
     )]
     pub options: Option<Options>,
+    /// The approval this request is sent again under: the `approval.id` of
+    /// an earlier `ask`. The request is allowed once when a person approved
+    /// it and it is the same call (SPEC §15); otherwise it is decided as
+    /// usual, with a finding saying why the approval did not apply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
+    pub approval_id: Option<String>,
     /// Members of the request's JSON that protocol v1 does not define, as
     /// JSON pointers (`/tool/argumens`), in the order read. Filled when the
     /// request is read from text (`palisade_engine::parse_request`); never
@@ -225,6 +232,12 @@ pub struct Options {
     /// Budget in milliseconds for async checks, capped by the configured budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// Without `approvalId`: use an approved, unused approval bound to this
+    /// very call, if there is one (for hosts that send the same call again
+    /// without the approval's id, such as coding agents' hooks). `false`
+    /// when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_by_call: Option<bool>,
 }
 
 impl CheckRequest {
@@ -337,6 +350,12 @@ impl CheckRequest {
         self.options
             .get_or_insert_with(Options::default)
             .interactive = Some(interactive);
+        self
+    }
+
+    /// Sends the request again under an approval (its `approval.id`).
+    pub fn with_approval_id(mut self, id: impl Into<String>) -> Self {
+        self.approval_id = Some(id.into());
         self
     }
 

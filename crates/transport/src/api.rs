@@ -42,6 +42,16 @@ pub(crate) enum ApiError {
     /// 404: the service has no audit log.
     #[error("the service has no audit log (the config's `audit` section)")]
     AuditDisabled,
+    /// 404, 409 or 503: an approval that could not be answered or read.
+    #[error("{message}")]
+    Approval {
+        /// The status.
+        status: StatusCode,
+        /// The code.
+        code: ErrorCode,
+        /// What went wrong.
+        message: String,
+    },
     /// 422: a reloaded policy is invalid.
     #[error("a policy is invalid; the running policies are kept")]
     InvalidPolicy(Vec<String>),
@@ -111,6 +121,7 @@ impl ApiError {
                 (StatusCode::UNPROCESSABLE_ENTITY, ErrorCode::InvalidPolicy)
             }
             ApiError::NotFound => (StatusCode::NOT_FOUND, ErrorCode::NotFound),
+            ApiError::Approval { status, code, .. } => (*status, *code),
             #[cfg(feature = "hooks")]
             ApiError::UnknownHost(_) => (StatusCode::NOT_FOUND, ErrorCode::NotFound),
             ApiError::MethodNotAllowed { .. } => {
@@ -181,6 +192,35 @@ pub(crate) struct AdminScope;
 
 impl NeedsScope for AdminScope {
     const SCOPE: Scope = Scope::Admin;
+}
+
+/// `guardrails:approve`.
+#[derive(Debug)]
+pub(crate) struct ApproveScope;
+
+impl NeedsScope for ApproveScope {
+    const SCOPE: Scope = Scope::Approve;
+}
+
+impl From<palisade_checks::approvals::AnswerError> for ApiError {
+    fn from(e: palisade_checks::approvals::AnswerError) -> Self {
+        use palisade_checks::approvals::AnswerError;
+        let (status, code) = match &e {
+            AnswerError::Unknown(_) => (StatusCode::NOT_FOUND, ErrorCode::ApprovalNotFound),
+            AnswerError::NotPending { .. } => (StatusCode::CONFLICT, ErrorCode::ApprovalNotPending),
+            AnswerError::OwnCall { .. } => (StatusCode::FORBIDDEN, ErrorCode::Forbidden),
+            AnswerError::Audit(_) => (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::AuditUnavailable),
+            _ => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                ErrorCode::ApprovalsUnavailable,
+            ),
+        };
+        ApiError::Approval {
+            status,
+            code,
+            message: e.to_string(),
+        }
+    }
 }
 
 /// The caller of a request, let in by its key (`X-API-Key` or

@@ -64,6 +64,46 @@ pub struct ServiceConfig {
     pub guard: GuardConfig,
     /// The MCP gateway's upstream servers (SPEC §14).
     pub gateway: GatewayConfig,
+    /// Approvals of asks (SPEC §15).
+    pub approvals: ApprovalsConfig,
+}
+
+/// `approvals`: how long an approval lasts and where it is kept.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+#[non_exhaustive]
+pub struct ApprovalsConfig {
+    /// Seconds an approval can be answered and used after its ask
+    /// (default 900).
+    pub ttl_secs: u64,
+    /// The file approvals are kept in (fsync'd), so that they survive a
+    /// restart. Absent: next to the audit log (`audit.jsonl` →
+    /// `audit.approvals.jsonl`); without an audit log, in memory only.
+    /// With `state.redis` approvals are kept in Redis instead, shared by
+    /// the replicas.
+    pub path: Option<PathBuf>,
+}
+
+impl Default for ApprovalsConfig {
+    fn default() -> Self {
+        ApprovalsConfig {
+            ttl_secs: 900,
+            path: None,
+        }
+    }
+}
+
+impl ApprovalsConfig {
+    /// The file approvals are kept in: `path`, else next to the audit log
+    /// `audit` (its name's stem, then `.approvals.jsonl`).
+    pub fn file(&self, audit: Option<&Path>) -> Option<PathBuf> {
+        if let Some(p) = &self.path {
+            return Some(p.clone());
+        }
+        let audit = audit?;
+        let stem = audit.file_stem()?.to_string_lossy();
+        Some(audit.with_file_name(format!("{stem}.approvals.jsonl")))
+    }
 }
 
 impl Default for ServiceConfig {
@@ -83,6 +123,7 @@ impl Default for ServiceConfig {
             playground: true,
             guard: GuardConfig::default(),
             gateway: GatewayConfig::default(),
+            approvals: ApprovalsConfig::default(),
         }
     }
 }
@@ -107,6 +148,8 @@ struct ServerSections {
     playground: bool,
     #[serde(default)]
     gateway: GatewayConfig,
+    #[serde(default)]
+    approvals: ApprovalsConfig,
 }
 
 fn yes() -> bool {
@@ -131,6 +174,7 @@ const SECTIONS: &[&str] = &[
     "playground",
     "strict_requests",
     "gateway",
+    "approvals",
 ];
 
 /// `telemetry`: where the service sends its OpenTelemetry traces.
@@ -229,12 +273,15 @@ pub struct KeyConfig {
     pub env: Option<String>,
     /// The tenant the key belongs to.
     pub tenant: String,
-    /// `guardrails:check` and/or `guardrails:admin`.
+    /// `guardrails:check`, `guardrails:approve` and/or `guardrails:admin`.
     pub scopes: Vec<String>,
 }
 
+/// The longest an approval may last: 30 days.
+const MAX_APPROVAL_TTL_SECS: u64 = 30 * 24 * 3600;
+
 /// The scopes a key can have.
-pub const SCOPES: &[&str] = &["guardrails:check", "guardrails:admin"];
+pub const SCOPES: &[&str] = &["guardrails:check", "guardrails:approve", "guardrails:admin"];
 
 /// Per-agent request limits.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -371,6 +418,7 @@ impl ServiceConfig {
             playground: server.playground,
             guard,
             gateway: server.gateway,
+            approvals: server.approvals,
         };
         let errors = config.problems();
         if errors.is_empty() {
@@ -395,6 +443,9 @@ impl ServiceConfig {
         }
         self.guard.resolve_paths(dir);
         if let Some(p) = &mut self.gateway.pins {
+            fix(p);
+        }
+        if let Some(p) = &mut self.approvals.path {
             fix(p);
         }
     }
@@ -450,7 +501,7 @@ impl ServiceConfig {
             if key.scopes.is_empty() {
                 err(
                     format!("{ptr}/scopes"),
-                    "`scopes` is empty; give `guardrails:check` and/or `guardrails:admin`".into(),
+                    "`scopes` is empty; give any of `guardrails:check`, `guardrails:approve` and `guardrails:admin`".into(),
                 );
             }
             for (j, s) in key.scopes.iter().enumerate() {
@@ -458,11 +509,20 @@ impl ServiceConfig {
                     err(
                         format!("{ptr}/scopes/{j}"),
                         format!(
-                            "unknown scope `{s}`; expected `guardrails:check` or `guardrails:admin`"
+                            "unknown scope `{s}`; expected `guardrails:check`, `guardrails:approve` or `guardrails:admin`"
                         ),
                     );
                 }
             }
+        }
+        if self.approvals.ttl_secs == 0 || self.approvals.ttl_secs > MAX_APPROVAL_TTL_SECS {
+            err(
+                "/approvals/ttl_secs".into(),
+                format!(
+                    "`ttl_secs` must be from 1 to {MAX_APPROVAL_TTL_SECS} (30 days); got {}",
+                    self.approvals.ttl_secs
+                ),
+            );
         }
         if let Some(r) = &self.rate_limits {
             if r.per_agent.requests == 0 {

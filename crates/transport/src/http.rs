@@ -55,6 +55,11 @@ pub fn router(service: Arc<Service>) -> Router {
         .route("/v1/check/stream", post(crate::stream::check_stream))
         .route("/v1/admin/reload", post(reload))
         .route("/v1/audit", get(audit))
+        .route("/v1/approvals", get(crate::approvals::list))
+        .route(
+            "/v1/approvals/{id}",
+            get(crate::approvals::show).post(crate::approvals::answer),
+        )
         .route("/v1/autogen/evaluate", post(autogen))
         .route("/metrics", get(metrics))
         .route("/openapi.json", get(openapi))

@@ -32,6 +32,8 @@
 
 #[cfg(feature = "http")]
 mod api;
+#[cfg(feature = "http")]
+mod approvals;
 pub mod breaker;
 pub mod config;
 #[cfg(feature = "events")]

@@ -29,6 +29,8 @@ pub enum Scope {
     Check,
     /// `guardrails:admin`: reload policies.
     Admin,
+    /// `guardrails:approve`: answer approvals.
+    Approve,
 }
 
 impl Scope {
@@ -37,6 +39,7 @@ impl Scope {
         match self {
             Scope::Check => "guardrails:check",
             Scope::Admin => "guardrails:admin",
+            Scope::Approve => "guardrails:approve",
         }
     }
 }
@@ -219,6 +222,9 @@ pub enum StartError {
     /// The shared state (`state.redis`) cannot be set up.
     #[error(transparent)]
     State(#[from] crate::state::StateError),
+    /// The approvals file cannot be read or written.
+    #[error(transparent)]
+    Approvals(palisade_checks::approvals::ApprovalError),
 }
 
 /// A policy's problems, as one message: a file that cannot be read is its
@@ -240,6 +246,25 @@ impl Service {
     /// `policy` (the command line's) overrides the config's default policy;
     /// without either the default tenant gets the embedded default policy.
     pub async fn start(config: ServiceConfig, policy: Option<PathBuf>) -> Result<Self, StartError> {
+        Self::start_with(config, policy, true).await
+    }
+
+    /// [`Service::start`] for a transport over a process's own pipes
+    /// (`palisade events`, MCP over stdio), where nobody could answer an
+    /// approval kept in this process: approvals only with `state.redis`,
+    /// shared with (and answered through) the HTTP service.
+    pub async fn start_local(
+        config: ServiceConfig,
+        policy: Option<PathBuf>,
+    ) -> Result<Self, StartError> {
+        Self::start_with(config, policy, false).await
+    }
+
+    async fn start_with(
+        config: ServiceConfig,
+        policy: Option<PathBuf>,
+        http: bool,
+    ) -> Result<Self, StartError> {
         let audit: Option<Arc<dyn AuditSink>> = match &config.guard.audit {
             Some(a) => Some(Arc::new(JsonlAudit::open(&a.path, a.durability).await?)),
             None => None,
@@ -252,6 +277,29 @@ impl Service {
             None => None,
         };
         let metrics = Arc::new(crate::metrics::Metrics::new(shared.is_some()));
+        let file = config
+            .approvals
+            .file(config.guard.audit.as_ref().map(|a| a.path.as_path()));
+        let approvals: Option<Arc<dyn palisade_checks::approvals::ApprovalStore>> =
+            match (&shared, file) {
+                (Some((shared, _)), _) => Some(Arc::new(crate::state::Approvals::new(
+                    shared.clone(),
+                    metrics.clone(),
+                ))),
+                (None, _) if !http => None,
+                (None, Some(path)) => Some(Arc::new(
+                    palisade_checks::approvals::LocalApprovals::open(
+                        path,
+                        palisade_checks::approvals::now_ms(),
+                    )
+                    .await
+                    .map_err(StartError::Approvals)?,
+                )),
+                (None, None) => Some(Arc::new(
+                    palisade_checks::approvals::LocalApprovals::in_memory(),
+                )),
+            };
+        let approvals_ttl = std::time::Duration::from_secs(config.approvals.ttl_secs);
         let mut tenants = BTreeMap::new();
         let default_policy = policy.or_else(|| config.policy.clone());
         let mut wanted: Vec<(String, Option<PathBuf>)> =
@@ -270,6 +318,9 @@ impl Service {
                     errors,
                 })?;
             let mut guard = Guard::new(engine, &config.guard)?;
+            if let Some(store) = &approvals {
+                guard = guard.with_approvals(store.clone(), approvals_ttl);
+            }
             if let Some(sink) = &audit {
                 guard = guard.with_audit(sink.clone());
             }
@@ -524,6 +575,7 @@ impl Service {
         }
         let admission = palisade_checks::Admission::tenant(Some(&caller.tenant))
             .with_over(admitted.over.as_deref())
+            .with_key(caller.key.as_deref())
             .with_warnings(admitted.warning);
         let decision = caller
             .guard

@@ -11,6 +11,10 @@
 //! [`StateError`]; the service applies `on_error` and reports it. The
 //! connection is made on first use and remade by itself after a failure.
 
+mod approvals;
+
+pub(crate) use approvals::Approvals;
+
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;

@@ -116,6 +116,12 @@ pub enum ErrorCode {
     RateLimited,
     /// 503: the audit record could not be written, so no decision is answered.
     AuditUnavailable,
+    /// 404: no approval of that id for the caller's tenant.
+    ApprovalNotFound,
+    /// 409: the approval was answered already, used, or has expired.
+    ApprovalNotPending,
+    /// 503: the approvals cannot be read or written (their file or Redis).
+    ApprovalsUnavailable,
     /// 500: the MCP server failed.
     Internal,
     /// Another refusal of the MCP server.
@@ -155,6 +161,127 @@ pub struct AuditPage {
     pub tenant: String,
     /// Its records, as written to the log (members in alphabetical order).
     pub records: Vec<Object>,
+}
+
+/// The body of `POST /v1/approvals/{id}`: a person's answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct ApprovalAnswer {
+    /// `approve` or `deny`.
+    pub decision: ApprovalDecision,
+    /// Why, for the audit log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = 2000)))]
+    pub note: Option<String>,
+}
+
+/// A person's answer to an approval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum ApprovalDecision {
+    /// Let the same call through, once.
+    Approve,
+    /// Do not.
+    Deny,
+}
+
+/// One approval, as `GET /v1/approvals` and `POST /v1/approvals/{id}`
+/// show it (never the call's arguments: it may hold secrets).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ApprovalView {
+    /// Its id.
+    pub id: String,
+    /// `pending`, `approved`, `denied` or `used`.
+    pub state: String,
+    /// The tenant.
+    pub tenant: String,
+    /// What it is bound to (lowercase hex SHA-256).
+    pub bound: String,
+    /// When it was asked for (RFC 3339).
+    pub created_at: String,
+    /// When it expires (RFC 3339).
+    pub expires_at: String,
+    /// The receipt id of the decision that asked.
+    pub receipt_id: String,
+    /// That request's id.
+    pub request_id: String,
+    /// Its stage.
+    pub stage: palisade_protocol::Stage,
+    /// Its tool's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// Its session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// Its agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// The checks that asked.
+    pub checks: Vec<String>,
+    /// The decision's message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The API key that sent the call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested_by: Option<String>,
+    /// The API key that answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<String>,
+    /// When it was answered (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_at: Option<String>,
+    /// The note given with the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The receipt id of the decision that used it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub used_receipt: Option<String>,
+}
+
+impl From<&palisade_checks::approvals::Approval> for ApprovalView {
+    fn from(a: &palisade_checks::approvals::Approval) -> Self {
+        use palisade_checks::approvals::rfc3339;
+        ApprovalView {
+            id: a.id.clone(),
+            state: a.state.as_str().to_owned(),
+            tenant: a.tenant.clone(),
+            bound: a.bound.clone(),
+            created_at: rfc3339(a.created_ms),
+            expires_at: rfc3339(a.expires_ms),
+            receipt_id: a.receipt_id.clone(),
+            request_id: a.request_id.clone(),
+            stage: a.stage,
+            tool: a.tool.clone(),
+            session_id: a.session_id.clone(),
+            agent: a.agent.clone(),
+            checks: a.checks.clone(),
+            message: a.message.clone(),
+            requested_by: a.requested_by.clone(),
+            answered_by: a.answered_by.clone(),
+            answered_at: a.answered_ms.map(rfc3339),
+            note: a.note.clone(),
+            used_receipt: a.used_receipt.clone(),
+        }
+    }
+}
+
+/// The answer of `GET /v1/approvals`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[non_exhaustive]
+pub struct ApprovalList {
+    /// The caller's tenant.
+    pub tenant: String,
+    /// Its approvals in that state (all not expired without `state`),
+    /// oldest first.
+    pub approvals: Vec<ApprovalView>,
 }
 
 /// The answer of `GET /v1/policy`: the policy in force for the caller's
@@ -646,12 +773,15 @@ pub fn schemas() -> Map<String, Value> {
     read.subschema_for::<CheckActionArguments>();
     read.subschema_for::<AutogenEvaluate>();
     read.subschema_for::<StreamDelta>();
+    read.subschema_for::<ApprovalAnswer>();
     out.extend(read.take_definitions(true));
     let mut write = settings(SchemaSettings::draft2020_12().for_serialize()).into_generator();
     write.subschema_for::<ErrorBody>();
     write.subschema_for::<Health>();
     write.subschema_for::<Reloaded>();
     write.subschema_for::<AuditPage>();
+    write.subschema_for::<ApprovalView>();
+    write.subschema_for::<ApprovalList>();
     write.subschema_for::<PolicyView>();
     write.subschema_for::<HostedCheckResponse>();
     write.subschema_for::<CstpCheckResult>();

@@ -16,8 +16,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 
 use palisade_checks::audit::{
-    AuditError, AuditRecord, AuditSink, Durability, GENESIS_HASH, JsonlAudit, VerifyError,
-    VerifyReport, verify,
+    ApprovalRecord, ApprovalUse, AuditError, AuditRecord, AuditSink, Durability, GENESIS_HASH,
+    JsonlAudit, VerifyError, VerifyReport, verify,
 };
 use palisade_protocol::{CheckRequest, Decision, DecisionKind, Finding, FindingAction};
 use sha2::{Digest, Sha256};
@@ -400,6 +400,8 @@ fn a_log_holding_only_a_torn_line_starts_over() {
             records: 0,
             last_hash: GENESIS_HASH.to_owned(),
             torn_tail_bytes: 17,
+            approval_links: 0,
+            approval_links_elsewhere: 0,
         }
     );
     append(&path, Durability::Fsync, "a", 2);
@@ -635,4 +637,131 @@ fn decisions_of_every_kind_are_recorded() {
         .collect();
     assert_eq!(decisions, ["allow", "block", "ask", "modify", "error"]);
     assert_eq!(verify(&path).unwrap().records, 5);
+}
+
+/// One step of an approval's life, as the log records it.
+enum Step {
+    /// A decision asking for approval `id`, with receipt `receipt`.
+    Ask(&'static str, &'static str),
+    /// An answer to `id` linked to `origin`, approved or not.
+    Answer(&'static str, &'static str, bool),
+    /// A decision using `id`, linked to `origin`.
+    Use(&'static str, &'static str),
+}
+
+/// A log of these steps, chained as the writer chains any record; then
+/// what `verify` says of it.
+fn verify_steps(steps: &[Step]) -> Result<VerifyReport, VerifyError> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    runtime().block_on(async {
+        let audit = JsonlAudit::open(&path, Durability::Buffered).await.unwrap();
+        for (i, step) in steps.iter().enumerate() {
+            match step {
+                Step::Ask(id, receipt) => {
+                    let mut r = record(receipt);
+                    r.approval = Some((*id).to_owned());
+                    audit.record(r).await.unwrap();
+                }
+                Step::Answer(id, origin, approved) => {
+                    let event = if *approved {
+                        "approval.approved"
+                    } else {
+                        "approval.denied"
+                    };
+                    let answer: ApprovalRecord = serde_json::from_value(serde_json::json!({
+                        "time": "2026-11-28T12:00:00.000Z", "receiptId": format!("answer-{i}"),
+                        "tenant": "acme", "event": event, "approval": id, "origin": origin,
+                        "requestId": "req", "bound": "b", "by": "ops"
+                    }))
+                    .unwrap();
+                    audit.record_approval(answer).await.unwrap();
+                }
+                Step::Use(id, origin) => {
+                    let mut r = record(&format!("use-{i}"));
+                    r.approval_use = Some(ApprovalUse {
+                        id: (*id).to_owned(),
+                        result: "used".to_owned(),
+                        origin: Some((*origin).to_owned()),
+                    });
+                    audit.record(r).await.unwrap();
+                }
+            }
+        }
+        audit.flush().await.unwrap();
+    });
+    verify(&path)
+}
+
+fn invalid_at(result: Result<VerifyReport, VerifyError>) -> (u64, String) {
+    match result {
+        Err(VerifyError::Invalid { line, reason }) => (line, reason),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn verify_checks_the_links_of_approvals() {
+    use Step::{Answer, Ask, Use};
+    let report =
+        verify_steps(&[Ask("a1", "r1"), Answer("a1", "r1", true), Use("a1", "r1")]).unwrap();
+    assert_eq!(
+        (
+            report.records,
+            report.approval_links,
+            report.approval_links_elsewhere
+        ),
+        (3, 3, 0)
+    );
+    assert!(
+        report.to_string().ends_with(", 3 approval links"),
+        "{report}"
+    );
+
+    let (line, reason) = invalid_at(verify_steps(&[
+        Ask("a1", "r1"),
+        Answer("a1", "r1", true),
+        Use("a1", "r1"),
+        Use("a1", "r1"),
+    ]));
+    assert_eq!(line, 4);
+    assert!(reason.contains("used already on line 3"), "{reason}");
+
+    let (line, reason) = invalid_at(verify_steps(&[
+        Ask("a1", "r1"),
+        Answer("a1", "r1", false),
+        Use("a1", "r1"),
+    ]));
+    assert_eq!(line, 3);
+    assert!(reason.contains("line 2 denied it"), "{reason}");
+
+    let (line, reason) = invalid_at(verify_steps(&[Ask("a1", "r1"), Answer("a1", "r9", true)]));
+    assert_eq!(line, 2);
+    assert!(reason.contains("links to receipt `r9`"), "{reason}");
+
+    let (line, reason) = invalid_at(verify_steps(&[
+        Ask("a1", "r1"),
+        Answer("a1", "r1", true),
+        Use("a1", "r2"),
+    ]));
+    assert_eq!(line, 3);
+    assert!(
+        reason.contains("use of approval `a1` links to receipt `r2`"),
+        "{reason}"
+    );
+
+    let (_, reason) = invalid_at(verify_steps(&[
+        Ask("a1", "r1"),
+        Answer("a1", "r1", true),
+        Answer("a1", "r1", true),
+    ]));
+    assert!(reason.contains("answered already"), "{reason}");
+
+    // Asked or answered in another replica's log: a note, not an error.
+    let report =
+        verify_steps(&[Answer("a2", "r5", true), Use("a2", "r5"), Use("a3", "r6")]).unwrap();
+    assert_eq!(
+        (report.approval_links, report.approval_links_elsewhere),
+        (3, 2)
+    );
 }

@@ -119,6 +119,7 @@ const CONFIG_SECTIONS: &[&str] = &[
     "playground",
     "strict_requests",
     "gateway",
+    "approvals",
 ];
 
 #[test]

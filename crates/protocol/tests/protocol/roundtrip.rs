@@ -120,11 +120,13 @@ fn request() -> impl Strategy<Value = CheckRequest> {
         extension_id,
         extension_version,
     });
-    let options =
-        (opt(any::<bool>()), opt(any::<u64>())).prop_map(|(interactive, timeout_ms)| Options {
+    let options = (opt(any::<bool>()), opt(any::<u64>()), opt(any::<bool>())).prop_map(
+        |(interactive, timeout_ms, approval_by_call)| Options {
             interactive,
             timeout_ms,
-        });
+            approval_by_call,
+        },
+    );
     (
         (
             opt(Just("1".to_owned())),
@@ -165,6 +167,7 @@ fn request() -> impl Strategy<Value = CheckRequest> {
                 context,
                 checks,
                 options,
+                approval_id: None,
                 unknown_fields: Vec::new(),
             },
         )

@@ -1000,7 +1000,7 @@ impl Session {
         request.context = Some(context);
         request.options = Some(palisade_protocol::Options {
             interactive: Some(elicits),
-            timeout_ms: None,
+            ..palisade_protocol::Options::default()
         });
         request
     }

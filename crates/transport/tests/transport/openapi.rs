@@ -27,6 +27,8 @@ const ENDPOINTS: &[(&str, &[&str])] = &[
     ("/v1/admin/reload", &["post"]),
     ("/v1/policy", &["get"]),
     ("/v1/audit", &["get"]),
+    ("/v1/approvals", &["get"]),
+    ("/v1/approvals/{id}", &["get", "post"]),
     ("/v1/autogen/evaluate", &["post"]),
     ("/v1/hooks/{host}", &["post"]),
     ("/health", &["get"]),
@@ -215,11 +217,24 @@ async fn the_service_answers_exactly_the_documented_routes() {
         dir.path().join("a.jsonl").display()
     );
     let server = util::start(&config, None).await;
+    // An approval, so that `/v1/approvals/{id}` has one to show.
+    let asked: Value = server
+        .client
+        .post(format!("{}/v1/check", server.url))
+        .json(&serde_json::json!({"tool": {"name": "bash", "arguments": {"command": "rm -rf /"}}}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = asked["approval"]["id"].as_str().unwrap().to_owned();
     let doc = document();
     let documented = documented(&doc);
     for (path, _) in ENDPOINTS.iter().filter(|(p, _)| *p != "/openapi.json") {
         for method in ["get", "post", "put", "delete", "patch"] {
-            let got = status(&server, method, &path.replace("{host}", "claude-code")).await;
+            let path_of = path.replace("{host}", "claude-code").replace("{id}", &id);
+            let got = status(&server, method, &path_of).await;
             if documented.contains(&((*path).to_owned(), method.to_owned())) {
                 assert_ne!(got, 404, "{method} {path} is documented but not served");
                 assert_ne!(got, 405, "{method} {path} is documented but not allowed");
@@ -357,6 +372,60 @@ async fn real_answers_conform_to_their_components() {
         .unwrap();
     assert_eq!(response.status().as_u16(), 200);
     conforms(&doc, "Reloaded", &response.json::<Value>().await.unwrap());
+
+    // Approvals (the default policy asks about `rm -rf`): the ask's
+    // approval, the list, an answer, a refused answer, the use.
+    let asking = util::start("", None).await;
+    let post_to = |path: &str, body: Value| {
+        let request = asking
+            .client
+            .post(format!("{}{path}", asking.url))
+            .json(&body);
+        async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.unwrap())
+        }
+    };
+    let call = json!({"options": {"interactive": true}, "tool": {"name": "bash", "arguments": {"command": "rm -rf build"}}});
+    let (status, asked) = post_to("/v1/check", call.clone()).await;
+    assert_eq!(
+        (status, &asked["decision"]),
+        (200, &json!("ask")),
+        "{asked}"
+    );
+    conforms(&doc, "Decision", &asked);
+    let id = asked["approval"]["id"].as_str().unwrap().to_owned();
+    let response = asking
+        .client
+        .get(format!("{}/v1/approvals?state=pending", asking.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    conforms(
+        &doc,
+        "ApprovalList",
+        &response.json::<Value>().await.unwrap(),
+    );
+    let answer = json!({"decision": "approve", "note": "fine"});
+    conforms(&doc, "ApprovalAnswer", &answer);
+    let (status, answered) = post_to(&format!("/v1/approvals/{id}"), answer.clone()).await;
+    assert_eq!(status, 200, "{answered}");
+    conforms(&doc, "ApprovalView", &answered);
+    let (status, e) = post_to(&format!("/v1/approvals/{id}"), answer).await;
+    assert_eq!(status, 409, "{e}");
+    conforms(&doc, "Error", &e);
+    let mut again = call;
+    again["approvalId"] = json!(id);
+    conforms(&doc, "CheckRequest", &again);
+    let (status, used) = post_to("/v1/check", again).await;
+    assert_eq!(
+        (status, &used["decision"]),
+        (200, &json!("allow")),
+        "{used}"
+    );
+    conforms(&doc, "Decision", &used);
 
     // And what the documents refuse, the service refuses.
     let wrong = json!({"agent_id": ""});
