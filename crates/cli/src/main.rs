@@ -31,6 +31,7 @@ mod jsonl;
 mod mcp_proxy;
 mod policytest;
 mod serve;
+mod suggest;
 mod telemetry;
 mod validate;
 mod wrap;
@@ -259,6 +260,20 @@ enum PolicyCommand {
         /// The policy file (`.json`, `.yaml`, `.yml`).
         file: PathBuf,
     },
+    /// Print, for review, the flow rule's effect categories of a tool list
+    /// (an MCP `tools/list` result, OpenAI function-calling tools, or names
+    /// one per line) as a policy fragment that extends the default.
+    #[command(
+        after_help = "Exit codes: 0 when the fragment is printed; 2 when the file cannot be read as a tool list (what is wrong printed)."
+    )]
+    Suggest {
+        /// The tool list.
+        #[arg(required_unless_present = "tools", conflicts_with = "tools")]
+        file: Option<PathBuf>,
+        /// The tool list (the same as FILE).
+        #[arg(long, value_name = "FILE")]
+        tools: Option<PathBuf>,
+    },
 }
 
 /// The policy and service config of a long-running command.
@@ -427,6 +442,14 @@ fn main() -> ExitCode {
         Command::Policy {
             command: PolicyCommand::Show { file },
         } => validate::show(&file),
+        Command::Policy {
+            command: PolicyCommand::Suggest { file, tools },
+        } => match file.or(tools) {
+            Some(file) => suggest::run(&file),
+            None => anyhow::Result::Err(anyhow::anyhow!(
+                "give the tool list: palisade policy suggest FILE"
+            )),
+        },
         Command::Audit {
             command: AuditCommand::Verify { file },
         } => audit::verify(&file),

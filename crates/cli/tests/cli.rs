@@ -16,6 +16,7 @@ mod flows;
 mod gateway;
 mod hooks;
 mod replicas;
+mod suggest;
 mod telemetry;
 mod util;
 

@@ -361,5 +361,47 @@ fn flow(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, evaluate, stream, flow);
+/// The `addressed_instructions` detector on tool outputs of 16 KiB: the
+/// benign texts of its corpus joined (prose, e-mails, READMEs, HTML with
+/// comments and `alt` text), the same as one HTML page, and a text that
+/// is not ASCII (German, French, Spanish).
+fn addressed(c: &mut Criterion) {
+    let corpus = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/detectors/instructions.jsonl"
+    ))
+    .expect("instructions.jsonl");
+    let benign: Vec<String> = corpus
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .filter(|v| v["attack"] == false)
+        .map(|v| v["text"].as_str().expect("text").to_owned())
+        .collect();
+    let fill = |pick: &dyn Fn(&str) -> bool, sep: &str| {
+        let mut out = String::new();
+        while out.len() < 16 * 1024 {
+            for t in benign.iter().filter(|t| pick(t)) {
+                out.push_str(t);
+                out.push_str(sep);
+            }
+        }
+        out
+    };
+    let texts = [
+        ("mixed", fill(&|_| true, "\n\n")),
+        ("html", fill(&|t| t.contains('<'), "\n")),
+        ("not_ascii", fill(&|t| !t.is_ascii(), "\n")),
+    ];
+    let mut group = c.benchmark_group("addressed_instructions");
+    group.sample_size(30);
+    for (name, text) in &texts {
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function(*name, |b| {
+            b.iter(|| palisade_engine::addressed_instructions(text))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, evaluate, stream, flow, addressed);
 criterion_main!(benches);

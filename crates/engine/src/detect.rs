@@ -17,6 +17,7 @@
 //! `docs/DETECTORS.md` lists every detector with its validator, examples and
 //! measured precision and recall.
 
+pub(crate) mod addressed;
 pub(crate) mod encoded;
 mod generic;
 mod pii;

@@ -21,11 +21,13 @@ mod pattern;
 pub mod policy;
 mod scan;
 mod shell;
+pub mod suggest;
 mod time;
 pub mod tooldefs;
 mod tools;
 mod view;
 
+pub use detect::addressed::{AddressedInstructions, addressed_instructions};
 pub use engine::Engine;
 
 /// The embedded default policy (YAML): credentials and personal data kept

@@ -215,6 +215,9 @@ pub enum CheckKind {
         /// Globs of the recipient argument names (empty: the built-in list).
         arguments: Vec<String>,
     },
+    /// A scanned string holds instructions addressed to the model
+    /// ([`crate::addressed_instructions`]).
+    AddressedInstructions {},
 }
 
 /// A check type: what a policy's `type` names, with what the type takes
@@ -256,6 +259,8 @@ pub enum CheckType {
     Flow,
     /// `recipients`.
     Recipients,
+    /// `addressed_instructions`.
+    AddressedInstructions,
 }
 
 /// Every answer here comes from the type's declaration in its module

@@ -286,7 +286,7 @@ pub(crate) fn push_compact(text: &str, out: &mut String) {
 /// Appends a character's compatibility decomposition without combining
 /// marks, with each non-ASCII character that has an ASCII letter or digit
 /// as its confusable skeleton replaced by that.
-fn push_folded(c: char, out: &mut String) {
+pub(crate) fn push_folded(c: char, out: &mut String) {
     decompose_compatible(c, |d| {
         if is_combining_mark(d) {
             return;

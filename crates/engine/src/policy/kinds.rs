@@ -9,6 +9,7 @@
 //! compiles to globs joined into one matcher per stage; the async types
 //! compile to nothing (their services answer them).
 
+mod addressed_instructions;
 mod blocklist;
 mod command;
 mod condition;
@@ -265,6 +266,7 @@ check_types! {
     Moderation => moderation,
     Flow => flow,
     Recipients => recipients,
+    AddressedInstructions => addressed_instructions,
 }
 
 /// A non-empty list of non-empty strings (the schema of most own fields).

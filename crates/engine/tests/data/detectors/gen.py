@@ -1741,3 +1741,8 @@ npos = sum(1 for r in secrets if r["expect"])
 print(f"secrets.jsonl: {len(secrets)} lines, {npos} positive, {len(secrets) - npos} negative")
 npos = sum(1 for r in pii if r["expect"])
 print(f"pii.jsonl: {len(pii)} lines, {npos} positive, {len(pii) - npos} negative")
+
+# The corpus of instructions addressed to the model (`instructions.jsonl`).
+import runpy  # noqa: E402
+
+runpy.run_path(os.path.join(HERE, "gen_instructions.py"), run_name="__main__")
