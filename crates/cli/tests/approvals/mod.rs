@@ -34,9 +34,14 @@ fn keys() -> [(&'static str, &'static str); 4] {
 /// A request: `METHOD path` with the key and a JSON body; the status and
 /// the parsed answer.
 fn http(addr: &str, method: &str, path: &str, key: &str, body: Option<&Value>) -> (u16, Value) {
+    let body = body.map(Value::to_string).unwrap_or_default();
+    http_text(addr, method, path, key, &body)
+}
+
+/// [`http`] with the body as written (a repeated key, a broken text).
+fn http_text(addr: &str, method: &str, path: &str, key: &str, body: &str) -> (u16, Value) {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let body = body.map(Value::to_string).unwrap_or_default();
     write!(
         s,
         "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nx-api-key: {key}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
@@ -220,6 +225,30 @@ fn an_approved_call_passes_once_and_only_as_approved() {
     assert!(listed.get("arguments").is_none());
     let (status, body) = http(&addr, "GET", "/v1/approvals?state=maybe", OPS, None);
     assert_eq!(status, 400, "{body}");
+    // A malformed answer is refused, naming what is wrong, and answers
+    // nothing: a repeated `decision` cannot turn a deny into an approve.
+    let path = format!("/v1/approvals/{id}");
+    for (text, names) in [
+        (r#"{"decision": "maybe"}"#, "decision"),
+        (r#"{"decision": "approve", "by": "ops"}"#, "by"),
+        (r#"{"decision": "deny", "decision": "approve"}"#, "decision"),
+        (r#"{"note": "no decision"}"#, "decision"),
+        (r#"{"decision": "approve""#, ""),
+    ] {
+        let (status, body) = http_text(&addr, "POST", &path, OPS, text);
+        assert_eq!(status, 400, "{text}: {body}");
+        let message = body["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(names), "{text}: {body}");
+    }
+    let (_, still) = http(&addr, "GET", "/v1/approvals?state=pending", OPS, None);
+    assert!(
+        still["approvals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["id"] == json!(id) && a["state"] == "pending"),
+        "{still}"
+    );
     let (status, answered) = answer(&addr, OPS, &id, "approve");
     assert_eq!(status, 200, "{answered}");
     assert_eq!(answered["state"], "approved");
