@@ -647,7 +647,7 @@ fn reason(d: &Decision) -> String {
 
 /// Where a person approves a refused call, and that the same call then
 /// passes (once): for hosts that cannot ask.
-fn approval_hint(a: &palisade_protocol::Approval) -> String {
+pub(crate) fn approval_hint(a: &palisade_protocol::Approval) -> String {
     // An absolute `url` (the hook asked a service at a known address)
     // names the service for the command too.
     let server = a

@@ -1056,3 +1056,157 @@ async fn pins_in_redis_are_shared_by_every_proxy() {
         list.stderr
     );
 }
+
+/// The approval id in a refused call's text: "… `palisade approvals
+/// approve ID` …".
+fn approval_in(text: &str) -> String {
+    let start = text
+        .find("palisade approvals approve ")
+        .unwrap_or_else(|| panic!("no approval in: {text}"))
+        + "palisade approvals approve ".len();
+    text[start..]
+        .split(|c: char| c == '`' || c.is_whitespace())
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approvals_of_the_service_are_asked_by_elicitation_or_answered_out_of_band() {
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let setup = Setup::new("approvals");
+    let audit = setup.dir.path().join("audit.jsonl");
+    let config = setup.dir.write(
+        "config.yaml",
+        format!(
+            "policy: {policy:?}\n\
+             keys:\n  - {{ id: bot, env: GW_BOT_KEY, tenant: default, scopes: [\"guardrails:check\"] }}\n  \
+             - {{ id: lead, env: GW_LEAD_KEY, tenant: default, scopes: [\"guardrails:approve\"] }}\n\
+             audit: {{ path: {audit:?} }}\n\
+             gateway:\n  pins: {pins:?}\n  servers:\n    up: {{ command: [{exe:?}] }}\n",
+            policy = arg(&data("gateway/policy.yaml")),
+            audit = arg(&audit),
+            pins = arg(&setup.pins()),
+            exe = arg(&upstream_exe()),
+        ),
+    );
+    let (child, addr) = crate::util::serve(
+        &["--config", arg(&config)],
+        None,
+        &[("GW_BOT_KEY", "gw-bot-1"), ("GW_LEAD_KEY", "gw-lead-1")],
+    );
+    let served = Served(child);
+    let url = format!("http://{addr}/gateway/up/mcp");
+    let transport = || {
+        let mut config = StreamableHttpClientTransportConfig::with_uri(url.clone());
+        config.auth_header = Some("gw-bot-1".to_owned());
+        StreamableHttpClientTransport::from_config(config)
+    };
+    let answer = |id: String, key: &'static str, decision: &'static str| {
+        let addr = addr.clone();
+        async move {
+            reqwest::Client::new()
+                .post(format!("http://{addr}/v1/approvals/{id}"))
+                .header("authorization", format!("Bearer {key}"))
+                .json(&json!({"decision": decision}))
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+
+    // A client that cannot ask: refused, with where to approve.
+    let client = tokio::time::timeout(TIMEOUT, ().serve(transport()))
+        .await
+        .unwrap()
+        .unwrap();
+    let deploy = json!({"env": "prod", "replicas": 3});
+    let refused = call(&client, "confirm_deploy", deploy.clone()).await;
+    assert!(is_error(&refused), "{refused}");
+    let id = approval_in(&text(&refused));
+    assert!(text(&refused).contains("retry the same call"), "{refused}");
+    // The agent's own key cannot approve; an approver's can.
+    assert_eq!(answer(id.clone(), "gw-bot-1", "approve").await, 403);
+    assert_eq!(answer(id.clone(), "gw-lead-1", "approve").await, 200);
+    // The same call (its members in another order, 3.0 for 3) passes once.
+    let again = call(
+        &client,
+        "confirm_deploy",
+        json!({"replicas": 3.0, "env": "prod"}),
+    )
+    .await;
+    assert_eq!(text(&again), "called confirm_deploy", "{again}");
+    let twice = call(&client, "confirm_deploy", deploy.clone()).await;
+    assert!(is_error(&twice), "{twice}");
+    // Approved, then changed: refused again.
+    assert_eq!(
+        answer(approval_in(&text(&twice)), "gw-lead-1", "approve").await,
+        200
+    );
+    let changed = call(
+        &client,
+        "confirm_deploy",
+        json!({"env": "prod", "replicas": 30}),
+    )
+    .await;
+    assert!(is_error(&changed), "{changed}");
+    client.cancel().await.unwrap();
+
+    // A client that asks its person: the answer is the approval's.
+    for accept in [true, false] {
+        let person = Person {
+            accept,
+            asked: Arc::default(),
+        };
+        let client = tokio::time::timeout(TIMEOUT, person.clone().serve(transport()))
+            .await
+            .unwrap()
+            .unwrap();
+        let result = call(&client, "confirm_deploy", deploy.clone()).await;
+        assert_eq!(person.asked.lock().unwrap().len(), 1);
+        if accept {
+            assert_eq!(text(&result), "called confirm_deploy", "{result}");
+        } else {
+            assert!(
+                is_error(&result) && text(&result).contains("declined"),
+                "{result}"
+            );
+        }
+        client.cancel().await.unwrap();
+    }
+
+    // Each record is written before its answer is given.
+    let records = records(&audit, 1).await;
+    let events: Vec<(&str, &str)> = records
+        .iter()
+        .filter_map(|r| Some((r["event"].as_str()?, r["by"].as_str()?)))
+        .collect();
+    assert_eq!(
+        events,
+        [
+            ("approval.approved", "lead"),
+            ("approval.approved", "lead"),
+            ("approval.approved", "mcp-elicitation"),
+            ("approval.denied", "mcp-elicitation"),
+        ],
+        "{records:#?}"
+    );
+    let used = records
+        .iter()
+        .filter(|r| r["approvalUse"]["result"] == "used")
+        .count();
+    assert_eq!(used, 2, "{records:#?}");
+    let verify = palisade(&["audit", "verify", arg(&audit)]).run();
+    verify.code(0);
+    assert!(
+        verify.stdout_text().contains("approval links"),
+        "{}",
+        verify.stdout_text()
+    );
+    drop(served);
+}

@@ -21,6 +21,7 @@ use super::lines::{Line, id_in_head};
 use super::pins::{PinVerdict, fingerprint};
 use super::{GatewayOptions, PoisonedTools};
 use crate::service::Service;
+use palisade_checks::approvals::Answer;
 
 /// JSON-RPC: the message is not JSON.
 const PARSE_ERROR: i64 = -32700;
@@ -34,6 +35,9 @@ const UPSTREAM_ERROR: i64 = -32603;
 /// A result withheld by policy (`resources/read`, `prompts/get`: their
 /// results have no `isError`).
 pub(crate) const REFUSED: i64 = -32005;
+/// Who answered an approval through MCP elicitation (its `answeredBy`):
+/// the person at the client, who holds no key of the service.
+const ELICITATION: &str = "mcp-elicitation";
 
 /// A request of the client in flight.
 #[derive(Debug)]
@@ -561,14 +565,11 @@ impl Session {
                         .as_deref()
                         .unwrap_or("The policy asks for confirmation.")
                 );
-                match self.confirm(question, &request).await {
-                    true => Some(text),
-                    false => {
+                match self.confirm(question, &request, &decision).await {
+                    Ok(()) => Some(text),
+                    Err(why) => {
                         self.finish(&key);
-                        self.result_to_client(
-                            &id,
-                            tool_error(&format!("{} The user declined.", blocked_text(&decision))),
-                        );
+                        self.result_to_client(&id, tool_error(&why));
                         return;
                     }
                 }
@@ -578,8 +579,14 @@ impl Session {
         match forward {
             Some(text) => self.forward(&id, key, serial, text),
             None => {
+                // A call a person could approve says where and how: the
+                // same call sent again then passes, once.
+                let mut why = blocked_text(&decision);
+                if let Some(a) = &decision.approval {
+                    why.push_str(&crate::hooks::approval_hint(a));
+                }
                 self.finish(&key);
-                self.result_to_client(&id, tool_error(&blocked_text(&decision)));
+                self.result_to_client(&id, tool_error(&why));
             }
         }
     }
@@ -891,11 +898,21 @@ impl Session {
         }
     }
 
-    /// Asks the person at the client (MCP elicitation): whether they
-    /// accept. The answer is audited (`mcp.elicitation_accepted` as an
-    /// `allow` with a warning, `mcp.elicitation_declined` as a `block`) and
-    /// counted.
-    async fn confirm(&self, question: String, request: &CheckRequest) -> bool {
+    /// Asks the person at the client (MCP elicitation) about an `ask`:
+    /// `Ok` when they accepted and the call or result may go on, else the
+    /// text the client gets in its place. The answer is counted. When the
+    /// decision carries an approval (the service keeps approvals), the
+    /// answer is that approval's answer and the request is decided again
+    /// under it, so that the audit log links the ask, the answer and the
+    /// use, and nothing but the exact call asked about passes; otherwise
+    /// the answer is audited on its own (`mcp.elicitation_accepted` as an
+    /// `allow` with a warning, `mcp.elicitation_declined` as a `block`).
+    async fn confirm(
+        &self,
+        question: String,
+        request: &CheckRequest,
+        decision: &Decision,
+    ) -> Result<(), String> {
         let answer = self.ask_person(question).await;
         let tenant = self.tenant_name();
         let label = match answer {
@@ -906,8 +923,15 @@ impl Session {
         self.service
             .metrics()
             .gateway_elicitation(&tenant, &self.options.name, label);
-        if answer.is_some() {
-            let accepted = answer == Some(true);
+        let Some(accepted) = answer else {
+            return Err(format!(
+                "{} Nobody at the client answered within {} s.",
+                blocked_text(decision),
+                self.options.timeout.as_secs()
+            ));
+        };
+        let declined = || format!("{} The user declined.", blocked_text(decision));
+        let Some(approval) = &decision.approval else {
             let (kind, code, action, message) = if accepted {
                 (
                     DecisionKind::Allow,
@@ -924,8 +948,37 @@ impl Session {
                 )
             };
             self.outside(request, kind, code, action, message).await;
+            return if accepted { Ok(()) } else { Err(declined()) };
+        };
+        let client = self.state().client.clone().and_then(|a| a.name);
+        let note = match client.as_deref() {
+            Some(c) => format!("answered through MCP elicitation by the person at client `{c}`"),
+            None => "answered through MCP elicitation by the person at the client".to_owned(),
+        };
+        let answer = Answer::new(accepted, Some(ELICITATION.to_owned()), Some(note));
+        let answered = match self.service.local(self.options.tenant.as_deref()) {
+            Ok(caller) => caller
+                .guard
+                .answer_approval(&caller.tenant, &approval.id, &answer)
+                .await
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(e) = answered {
+            return Err(format!(
+                "{} Palisade could not record the answer, so nothing was forwarded: {e}",
+                blocked_text(decision)
+            ));
         }
-        answer == Some(true)
+        if !accepted {
+            return Err(declined());
+        }
+        let mut again = request.clone();
+        again.approval_id = Some(approval.id.clone());
+        match self.decide(&again).await? {
+            d if d.decision == DecisionKind::Allow => Ok(()),
+            d => Err(blocked_text(&d)),
+        }
     }
 
     /// The person's answer: `None` when none could be had (the client does
@@ -1000,6 +1053,10 @@ impl Session {
         request.context = Some(context);
         request.options = Some(palisade_protocol::Options {
             interactive: Some(elicits),
+            // A call approved out of band (`palisade approvals approve`)
+            // passes when the client sends it again: no client sends an
+            // approval's id.
+            approval_by_call: (stage == Stage::ToolUse).then_some(true),
             ..palisade_protocol::Options::default()
         });
         request
@@ -1284,14 +1341,9 @@ impl Session {
                         .as_deref()
                         .unwrap_or("The policy asks for confirmation.")
                 );
-                if self.confirm(question, &request).await {
-                    self.send_client(text);
-                } else {
-                    self.withhold(
-                        &id,
-                        &kind,
-                        format!("{} The user declined.", blocked_text(&decision)),
-                    );
+                match self.confirm(question, &request, &decision).await {
+                    Ok(()) => self.send_client(text),
+                    Err(why) => self.withhold(&id, &kind, why),
                 }
             }
             DecisionKind::Block | DecisionKind::Error => {
