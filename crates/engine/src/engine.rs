@@ -142,6 +142,9 @@ pub(crate) struct Flows {
     pub(crate) trusted: crate::tools::globs::LazyGlobSet,
     /// Per check (policy order): whether its findings are sensitive content.
     pub(crate) sensitive: Vec<bool>,
+    /// A flow check reads the instructions addressed to the agent in tool
+    /// outputs (`instructions: true`).
+    pub(crate) instructions: bool,
 }
 
 impl Flows {
@@ -149,14 +152,17 @@ impl Flows {
         let mut trusted = Vec::new();
         let mut sensitive = vec![false; policy.checks.len()];
         let mut any = false;
+        let mut instructions = false;
         for check in &policy.checks {
             if let CheckKind::Flow {
                 trusted_tools,
                 sensitive: ids,
+                instructions: reads,
                 ..
             } = &check.kind
             {
                 any = true;
+                instructions |= *reads;
                 trusted.extend(trusted_tools.iter().cloned());
                 for (i, c) in policy.checks.iter().enumerate() {
                     if ids.contains(&c.id)
@@ -170,6 +176,7 @@ impl Flows {
         any.then(|| Self {
             trusted: crate::policy::kinds::flow::trusted_set(&trusted),
             sensitive,
+            instructions,
         })
     }
 }

@@ -485,6 +485,7 @@ pub(crate) fn begin(
             |tool| flows.trusted.is_match_or(tool, false),
             sensitive,
             sensitive_any,
+            flows.instructions,
         );
         if step.is_empty() {
             open.touch();

@@ -202,6 +202,10 @@ pub enum CheckKind {
         /// calls after untrusted text need a request of the user asking
         /// for them (empty: none).
         intent: Vec<String>,
+        /// `provenance`: after a tool output holding instructions
+        /// addressed to the agent, every call of a side effect is judged,
+        /// asked for by the user or not.
+        instructions: bool,
     },
     /// A sending tool's recipient, address or account argument names one
     /// that `deny` matches, or that no `allow` entry of its kind matches.

@@ -737,6 +737,7 @@ const RULES: &[(Signal, &[(u8, &str)])] = &[
         (1, r" (?:system|developer|admin|administrator|operator|security|important|urgent|mandatory|critical|override) (?:note|notice|message|instruction|instructions|directive|override|command|prompt|update|alert) : "),
         (1, r" (?:new|updated|revised|additional|real|actual|latest|changed) (?:task|tasks|instructions?|objective|goal|directive|mission|orders|system prompt|prompt) : "),
         (2, r" (?:secret|hidden) (?:task|tasks|instructions?|objective|goal|directive|mission|orders) : "),
+        (2, r" (?:agent|assistant|ai|llm|model|bot) directives? : "),
         (2, r" (?:updated|revised|new) (?:system )?(?:instructions|directives) (?:from|by) (?:the )?(?:user|developer|system|admin|operator|openai|anthropic) "),
         (2, r" (?:begin|start|end) (?:of )?(?:system|hidden|secret|admin|developer) (?:prompt|instructions?|message|override) "),
         (2, r" (?:systemhinweis|systemanweisung|geheime anweisung|geheime aufgabe) : "),
@@ -755,6 +756,8 @@ const RULES: &[(Signal, &[(u8, &str)])] = &[
         (2, r" (?:ignore|disregard|forget) (?:the user|what the user|the user s|the human|the original request|the user request|the request) "),
         (2, r" (?:do not|don t) (?:summari[sz]e|translate|answer|respond to|follow|complete|process) (?:this|the user|the request|the above|the user s|the original) "),
         (2, r" (?:the|this|your) (?:original|previous|current|earlier) (?:task|request|instructions?) (?:is|are|has been|have been) (?:cancel+ed|void|obsolete|replaced|superseded|complete|done) "),
+        // Going back to the task someone else gave: the reader was given one.
+        (2, r" (?:then )?(?:resume|return to|go back to|get back to|continue with|carry on with) (?:the |your )?(?:user s|original|previous|regular|normal|usual) (?:task|request|work|job|instructions|question|conversation|assignment) "),
         (2, r" deine (?:neue|eigentliche|wahre|einzige|echte|nachste|wichtigste) (?:aufgabe|anweisung|mission|ziel|rolle) (?:ist|lautet|besteht) "),
         (2, r" (?:statt|anstatt|stattdessen) (?:zusammenzufassen|zu antworten|zu ubersetzen|die frage zu beantworten|die zusammenfassung) "),
         (2, r" (?:ta|votre) (?:nouvelle|vraie|veritable|seule|vraie|prochaine|principale) (?:tache|mission|consigne|instruction|objectif|role) (?:est|consiste|sera) "),
@@ -773,6 +776,8 @@ const RULES: &[(Signal, &[(u8, &str)])] = &[
         (2, r" (?:finge|finja|fingid) (?:ser|que eres|que es) | a partir de ahora ,? ?(?:eres |seras |debes |actua |responde |vas )| desde ahora (?:eres|seras|debes) | ahora eres (?:un |una |el |la )| juega el papel | haz de cuenta "),
     ]),
     (Signal::Secrecy, &[
+        // A member that hides what it holds from the user (`"visible_to_user": false`).
+        (2, r" (?:visible|shown|show|display|displayed) to (?:the )?user : (?:false|no|0) | hidden from (?:the )?user : (?:true|yes|1) "),
         (2, r" (?:do not|don t|dont|never|not to|must not|should not|shouldn t|mustn t) (?:tell|inform|notify|alert|warn|mention (?:this |it |that )?to|mention|reveal (?:this |it )?to|disclose (?:this |it )?to|show|let) (?:this |it |that |anything )?(?:to )?(?:the user|the human|your user|the owner|the person|them know|the user know)"),
         (2, r" (?:do not|don t|never|not to) (?:mention|reveal|disclose|acknowledge|reference|repeat) (?:this|these|the) (?:instruction|instructions|message|note|comment|text|email|step|request) "),
         (2, r" (?:without|w o) (?:telling|informing|notifying|alerting|asking|warning|mentioning it to|letting|the knowledge of|the user noticing|the user knowing|bothering) (?:the user|the human|your user|the owner|them|the person)"),
@@ -793,6 +798,8 @@ const RULES: &[(Signal, &[(u8, &str)])] = &[
         (2, r" (?:(?:reveal|print|output|repeat|show|display|leak|dump|share|send|list|recite) (?:me )?(?:your |the )(?:full |entire |complete |original |hidden |initial )?(?:system prompt|system message|instructions|initial prompt|hidden prompt|prompt|configuration|guidelines|rules)) "),
     ]),
     (Signal::Preempt, &[
+        // A reader that summarises: the model.
+        (2, r" before (?:you |you re )?(?:summari[sz](?:e|ing)|translating) (?:this|these|the above|the following|it) "),
         (1, r" (?:when|while|whenever) (?:you are |you re |you )?(?:summari[sz]ing|answering|responding|replying|translating|reading|processing|summari[sz]e|answer|respond|reply) (?:this|the|these|any) "),
         (1, r" before (?:you |you re |the assistant |the ai )?(?:answer|respond|reply|summari[sz]|continu|proceed|complet|return|output|translat|do anything else|doing anything else)[a-z]* "),
         (1, r" (?:once|after|when) (?:you |you ve |you have )(?:read|finished|summari[sz]ed|processed|parsed|completed|answered|seen|reviewed|analy[sz]ed) (?:this|these|the (?:page|document|email|message|text|file|above)) "),

@@ -15,6 +15,7 @@ pub(crate) fn step(
     trusted_tool: impl Fn(&str) -> bool,
     sensitive: Vec<String>,
     sensitive_any: bool,
+    detect_instructions: bool,
 ) -> Step {
     let tool = request.tool.as_ref();
     let trusted = stage == Stage::Input
@@ -35,6 +36,7 @@ pub(crate) fn step(
         kinds: 0,
         terms: Vec::new(),
         call: String::new(),
+        instructed: None,
     };
     match stage {
         Stage::Input => {
@@ -72,6 +74,9 @@ pub(crate) fn step(
             }
             if let Some(content) = &request.content {
                 add_string(&mut step, content);
+            }
+            if detect_instructions && !trusted {
+                step.instructed = instructions(request);
             }
         }
         _ => {}
@@ -124,6 +129,56 @@ pub(crate) struct Step {
     /// user named is matched against.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub(crate) call: String,
+    /// An untrusted tool output in which instructions addressed to the
+    /// agent were found: what the detector found (its own words, never the
+    /// text's). Read only when a flow check has `instructions: true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) instructed: Option<String>,
+}
+
+/// The most bytes of one tool output's strings the instruction detector
+/// reads (the first of them, in document order).
+pub(crate) const MAX_INSTRUCTION_BYTES: usize = 256 * 1024;
+
+/// Instructions addressed to the agent in a tool output's strings (its
+/// output, error and content), each string judged on its own: what the
+/// detector found in the first one that holds any.
+fn instructions(request: &CheckRequest) -> Option<String> {
+    fn strings<'a>(v: &'a serde_json::Value, out: &mut Vec<&'a str>, depth: usize) {
+        match v {
+            serde_json::Value::String(s) => out.push(s),
+            serde_json::Value::Array(items) if depth < 64 => {
+                items.iter().for_each(|i| strings(i, out, depth + 1));
+            }
+            serde_json::Value::Object(members) if depth < 64 => {
+                members.values().for_each(|i| strings(i, out, depth + 1));
+            }
+            _ => {}
+        }
+    }
+    let mut texts = Vec::new();
+    if let Some(t) = &request.tool {
+        if let Some(output) = &t.output {
+            strings(output, &mut texts, 0);
+        }
+        texts.extend(t.error.as_deref());
+    }
+    texts.extend(request.content.as_deref());
+    let mut budget = MAX_INSTRUCTION_BYTES;
+    for text in texts {
+        if budget == 0 {
+            break;
+        }
+        let mut end = text.len().min(budget);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        budget -= end;
+        if let Some(found) = crate::detect::addressed::addressed_instructions(&text[..end]) {
+            return Some(found.describe());
+        }
+    }
+    None
 }
 
 fn is_zero_u8(n: &u8) -> bool {
@@ -186,12 +241,17 @@ impl Step {
             + self.documents.iter().map(String::len).sum::<usize>()
             + self.terms.iter().map(String::len).sum::<usize>()
             + self.call.len()
+            + self.instructed.as_ref().map_or(0, String::len)
             + 64
     }
 
     /// Whether the step has nothing a flow check can use.
     pub(crate) fn is_empty(&self) -> bool {
-        self.text.is_empty() && self.data.is_empty() && !self.sensitive_any && self.asked == 0
+        self.text.is_empty()
+            && self.data.is_empty()
+            && !self.sensitive_any
+            && self.asked == 0
+            && self.instructed.is_none()
     }
 }
 

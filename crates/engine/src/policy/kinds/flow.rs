@@ -57,6 +57,15 @@ const FROM: &[&str] = &["text", "any"];
 const INTENT: &[&str] = &[
     "send", "pay", "create", "modify", "delete", "book", "invite", "fetch", "execute",
 ];
+/// The effects `instructions` judges when `intent` names none: every
+/// one of [`INTENT`].
+fn side_effects() -> Effects {
+    INTENT
+        .iter()
+        .filter_map(|n| Effect::named(n))
+        .fold(0, |acc, e| acc | e.bit())
+}
+
 /// Resource kinds an action sink may have.
 const ACTION_KINDS: &[&str] = &["file", "process", "network", "custom"];
 
@@ -155,6 +164,9 @@ struct Flow {
     /// The effects whose calls after untrusted text need the user's asking
     /// (`intent`); 0: none.
     intent: Effects,
+    /// After a tool output holding instructions addressed to the agent,
+    /// every call of a side effect is judged (`instructions`).
+    instructions: bool,
 }
 
 impl Whole for Flow {
@@ -178,6 +190,7 @@ impl Whole for Flow {
             return Some(found);
         }
         self.intent_hit(cx, session)
+            .or_else(|| self.instructed_hit(cx, session))
     }
 
     fn build(&self) -> Result<(), String> {
@@ -206,6 +219,39 @@ impl Flow {
                 effect.verb(),
                 effect.name(),
                 describe(step)
+            ),
+            step,
+        ))
+    }
+
+    /// A call of a side effect (one of `intent`'s effects, or any when it
+    /// names none), asked for by the user or not, after a tool output in
+    /// which instructions addressed to the agent were found
+    /// (`instructions: true`).
+    fn instructed_hit(&self, cx: &Context<'_>, session: &Session) -> Option<Found> {
+        if !self.instructions || cx.stage != Stage::ToolUse {
+            return None;
+        }
+        let tool = cx.request.tool.as_ref()?;
+        let effect = effects::category(&tool.name, tool.arguments.as_ref())?;
+        let judged = if self.intent == 0 {
+            side_effects()
+        } else {
+            self.intent
+        };
+        if judged & effect.bit() == 0 {
+            return None;
+        }
+        let step = session.instructed_step()?;
+        Some(found(
+            "/tool/name",
+            format!(
+                "`{}` {} (effect `{}`) after {} brought instructions addressed to the agent into the session ({})",
+                tool.name,
+                effect.verb(),
+                effect.name(),
+                describe(step),
+                step.instructed.as_deref().unwrap_or("instructions")
             ),
             step,
         ))
@@ -626,6 +672,13 @@ pub(super) fn read(
     };
     r.known_names(obj, ptr, "actions", &actions, ACTION_KINDS, "resource kind");
     let carry = r.boolean(obj, ptr, "carry").unwrap_or(true);
+    let instructions = r.boolean(obj, ptr, "instructions").unwrap_or(false);
+    if rule == "taint" && obj.contains_key("instructions") {
+        r.err(
+            child(ptr, "instructions"),
+            "`instructions` belongs to a `provenance` rule; this rule is `taint`",
+        );
+    }
     let documents = r.boolean(obj, ptr, "documents").unwrap_or(false);
     let min_length = match obj.get("min_length") {
         None => 6,
@@ -715,6 +768,7 @@ pub(super) fn read(
             .iter()
             .filter_map(|n| Effect::named(n))
             .fold(0, |acc, e| acc | e.bit()),
+        instructions,
     };
     let kind = CheckKind::Flow {
         rule,
@@ -729,6 +783,7 @@ pub(super) fn read(
         carry,
         documents,
         intent,
+        instructions,
     };
     Some((kind, Form::Whole(Arc::new(compiled))))
 }
@@ -855,6 +910,16 @@ const FIELDS: &[Field] = &[
                 "minItems": 1,
                 "uniqueItems": true,
                 "items": { "enum": INTENT },
+            })
+        },
+    },
+    Field {
+        name: "instructions",
+        required: false,
+        schema: || {
+            json!({
+                "description": "`provenance`: after a tool output in which the built-in detector finds instructions addressed to the agent (as an `addressed_instructions` check does), every call of a side effect — one of `intent`'s effects, or any effect but reading when `intent` names none — is judged, whether a request of the user asked for that effect or not (default false).",
+                "type": "boolean",
             })
         },
     },
