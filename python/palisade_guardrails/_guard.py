@@ -686,7 +686,7 @@ class Guard:
             return why
         server = self._url or "URL"
         return (
-            f"{why}. A person can approve this exact call: approval {a.id} (until {a.expires_at}), "
+            f"{why.rstrip('.')}. A person can approve this exact call: approval {a.id} (until {a.expires_at}), "
             f"with `palisade approvals approve {a.id} --server {server}` or POST {self.approval_url(a)}; "
             "the same call, sent again, then passes once"
         )
