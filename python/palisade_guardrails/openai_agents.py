@@ -68,21 +68,27 @@ def _text(value: Any) -> str:
 def tool_input_guardrail(guard: Guard) -> Any:
     """A ``ToolInputGuardrail``: the call's arguments are a ``tool_use``
     request. ``allow`` lets the call run; anything else rejects it
-    (``reject_content`` with the reason, which the model gets). A ``modify``
+    (``reject_content`` with the reason, which the model gets; with a
+    service, the reason names the approval that lets the same call through
+    once a person approves it). A ``modify``
     is rejected too: a guardrail cannot rewrite the call, so wrap the tool
     with :func:`guard_function_tool` to have it run rewritten."""
 
     @_agents.tool_input_guardrail(name="palisade_tool_input")
     async def palisade_tool_input(data: Any) -> Any:
         ctx = data.context
-        d = await guard.acheck({
+        request: dict[str, Any] = {
             "stage": "tool_use",
             "tool": {"name": ctx.tool_name, "arguments": _arguments(ctx.tool_arguments), "callId": ctx.tool_call_id},
             "context": local_context(),
-        })
+        }
+        if guard.remote:
+            # A call a person approved out of band passes once.
+            request["options"] = {"approvalByCall": True}
+        d = await guard.acheck(request)
         if d.decision == DecisionKind.ALLOW:
             return _agents.ToolGuardrailFunctionOutput.allow(_info(d))
-        why = d.reason()
+        why = guard.explain(d)
         if d.decision == DecisionKind.MODIFY:
             why += " (the call must be rewritten first; this tool is not wrapped to do it)"
         return _agents.ToolGuardrailFunctionOutput.reject_content(f"Tool call blocked. {why}", _info(d))

@@ -255,3 +255,17 @@ def test_without_an_approver_key_an_approval_out_of_band_lets_the_retry_pass(ser
     again = run(Agent(name="ops", model=Scripted("deploy", {"service": "api", "replicas": 3}),
                       tools=[guard_function_tool(deploy, guard)]))
     assert len(again.interruptions) == 1 and len(ran) == 1
+
+
+def test_a_tool_input_guardrail_names_the_approval_and_the_retry_passes_once_approved(service, deploys):
+    ran, deploy = deploys
+    guard = service.guard(approver=False)
+    deploy.tool_input_guardrails = [tool_input_guardrail(guard)]
+    model = Scripted("deploy", {"service": "api", "replicas": 3})
+    run(Agent(name="ops", model=model, tools=[deploy]))
+    [pending] = service.guard().approvals()
+    assert ran == [] and f"palisade approvals approve {pending['id']} --server {service.url}" in model.seen()
+    service.guard().approve(pending["id"])
+    run(Agent(name="ops", model=Scripted("deploy", {"service": "api", "replicas": 3}), tools=[deploy]))
+    run(Agent(name="ops", model=Scripted("deploy", {"service": "api", "replicas": 3}), tools=[deploy]))
+    assert ran == [{"service": "api", "replicas": 3}], "once"
