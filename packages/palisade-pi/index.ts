@@ -13,9 +13,16 @@
  * service (`POST /v1/check`). When Palisade does not answer in time, tool
  * calls that write, delete or run something are blocked and reads go on.
  *
+ * A service's `ask` carries an approval bound to the exact call: with pi's
+ * UI and PALISADE_APPROVER_KEY (a key with the `guardrails:approve` scope),
+ * the person's yes approves it at the service and the call is checked again
+ * under it, running only if the service lets it through; otherwise the call
+ * is blocked with where to approve it, and its retry (sent with
+ * `options.approvalByCall`) passes once approved.
+ *
  * Settings (environment): PALISADE_BIN (default `palisade`),
  * PALISADE_POLICY, PALISADE_CONFIG, PALISADE_URL, PALISADE_API_KEY,
- * PALISADE_TIMEOUT_MS (default 5000).
+ * PALISADE_APPROVER_KEY, PALISADE_TIMEOUT_MS (default 5000).
  */
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -30,6 +37,8 @@ type Kind = "allow" | "block" | "ask" | "modify" | "error";
 
 interface Finding {
 	checkId: string;
+	type?: string;
+	reasonCode?: string;
 	name?: string;
 	message?: string;
 	suggestion?: string;
@@ -44,6 +53,15 @@ interface Decision {
 	violations?: Finding[];
 	warnings?: Finding[];
 	modified?: { arguments?: unknown; output?: unknown; content?: string };
+	approval?: Approval;
+}
+
+/** What a person can approve (PROTOCOL.md §4.10). */
+interface Approval {
+	id: string;
+	expiresAt: string;
+	bound: string;
+	url: string;
 }
 
 type Request = Record<string, unknown> & { requestId: string };
@@ -141,9 +159,45 @@ class EventsClient {
 /** A client of a running service. */
 class HttpClient {
 	constructor(
-		private url: string,
+		readonly url: string,
 		private apiKey?: string,
+		private approverKey?: string,
 	) {}
+
+	get canApprove(): boolean {
+		return Boolean(this.approverKey);
+	}
+
+	/** Where an approval is answered, as a full URL. */
+	approvalUrl(a: Approval): string {
+		return /^https?:\/\//.test(a.url) ? a.url : `${this.url.replace(/\/+$/, "")}${a.url}`;
+	}
+
+	/** Answers an approval with the approver key (never the agent's). */
+	async answer(id: string, decision: "approve" | "deny", note: string, timeoutMs: number): Promise<void> {
+		if (!this.approverKey) throw new Error("no approver key: set PALISADE_APPROVER_KEY");
+		const response = await fetch(`${this.url.replace(/\/+$/, "")}/v1/approvals/${encodeURIComponent(id)}`, {
+			method: "POST",
+			headers: { "content-type": "application/json", authorization: `Bearer ${this.approverKey}` },
+			body: JSON.stringify({ decision, note }),
+			signal: AbortSignal.timeout(timeoutMs),
+		});
+		if (response.ok) return;
+		const text = await response.text();
+		let message = text;
+		let code: string | undefined;
+		try {
+			const err = JSON.parse(text)?.error;
+			if (typeof err?.message === "string") message = err.message;
+			if (typeof err?.code === "string") code = err.code;
+		} catch {
+			// Not JSON: the text as it came.
+		}
+		throw Object.assign(new Error(`approval ${id}: the service answered ${response.status}: ${message}`), {
+			status: response.status,
+			code,
+		});
+	}
 
 	async decide(request: Request, timeoutMs: number): Promise<Decision> {
 		const headers: Record<string, string> = { "content-type": "application/json" };
@@ -185,8 +239,21 @@ export default function palisade(pi: ExtensionAPI) {
 	if (env.PALISADE_POLICY) args.push("--policy", env.PALISADE_POLICY);
 	if (env.PALISADE_CONFIG) args.push("--config", env.PALISADE_CONFIG);
 	const client = env.PALISADE_URL
-		? new HttpClient(env.PALISADE_URL, env.PALISADE_API_KEY)
+		? new HttpClient(env.PALISADE_URL, env.PALISADE_API_KEY, env.PALISADE_APPROVER_KEY)
 		: new EventsClient(env.PALISADE_BIN || "palisade", args);
+	const service = client instanceof HttpClient ? client : undefined;
+
+	/** The reason, and with an approval, where a person approves the call. */
+	const explain = (d: Decision): string => {
+		const why = reason(d);
+		const a = d.approval;
+		if (!a || !service) return why;
+		return (
+			`${why.replace(/\.+$/, "")}. A person can approve this exact call: approval ${a.id} (until ${a.expiresAt}), ` +
+			`with \`palisade approvals approve ${a.id} --server ${service.url}\` or POST ${service.approvalUrl(a)}; ` +
+			"the same call, sent again, then passes once"
+		);
+	};
 	const caller = { extensionId: "palisade-pi", extensionVersion: VERSION };
 
 	const context = (cwd: string | undefined) => {
@@ -233,15 +300,17 @@ export default function palisade(pi: ExtensionAPI) {
 
 	// pi's own tool calls.
 	pi.on("tool_call", async (event, ctx) => {
+		const request: Record<string, unknown> = {
+			...sessionOf(ctx),
+			stage: "tool_use",
+			tool: { name: event.toolName, arguments: event.input, callId: event.toolCallId },
+			context: context(ctx.cwd),
+			// A service finds a call approved out of band by the call itself.
+			options: service ? { interactive: ctx.hasUI, approvalByCall: true } : { interactive: ctx.hasUI },
+		};
 		let d: Decision;
 		try {
-			d = await decide({
-				...sessionOf(ctx),
-				stage: "tool_use",
-				tool: { name: event.toolName, arguments: event.input, callId: event.toolCallId },
-				context: context(ctx.cwd),
-				options: { interactive: ctx.hasUI },
-			});
+			d = await decide(request);
 		} catch (e) {
 			if (readsOnly(event.toolName)) return undefined;
 			return {
@@ -263,6 +332,41 @@ export default function palisade(pi: ExtensionAPI) {
 				return { block: true, reason: `${reason(d)} (the change cannot be applied, so the call is blocked)` };
 			}
 			case "ask": {
+				const approval = d.approval;
+				if (service && approval) {
+					// The service's approval: only the approver key answers it,
+					// and the service says whether this exact call may run.
+					if (!ctx.hasUI || !service.canApprove) {
+						if (ctx.hasUI) ctx.ui.notify(explain(d), "warning");
+						return { block: true, reason: explain(d) };
+					}
+					const ok = await ctx.ui.confirm(
+						"Palisade",
+						`${reason(d)}\n\nApproval ${approval.id} (until ${approval.expiresAt}). Run it anyway?`,
+					);
+					try {
+						await service.answer(approval.id, ok ? "approve" : "deny", ok ? "approved in pi" : "rejected in pi", timeoutMs);
+					} catch (e) {
+						const err = e as Error & { status?: number };
+						// Answered already (out of band, say): the check below decides.
+						if (!(ok && err.status === 409)) {
+							return { block: true, reason: `${ok ? "Approved" : "Rejected"} in pi, but ${err.message}. ${reason(d)}` };
+						}
+					}
+					if (!ok) return { block: true, reason: `Rejected in pi: approval ${approval.id} denied. ${reason(d)}` };
+					let again: Decision;
+					try {
+						again = await decide({ ...request, approvalId: approval.id });
+					} catch (e) {
+						return { block: true, reason: `Palisade could not check the approved call, so it is blocked: ${(e as Error).message}` };
+					}
+					if (again.decision === "allow") return undefined;
+					const notes = (again.warnings ?? []).filter((f) => f.type === "approval" && f.message).map((f) => f.message);
+					return {
+						block: true,
+						reason: `The approval did not let this call through${notes.length ? `: ${notes.join("; ")}` : ""}. ${reason(again)}`,
+					};
+				}
 				if (ctx.hasUI) {
 					const ok = await ctx.ui.confirm("Palisade", `${reason(d)}\n\nRun it anyway?`);
 					if (ok) return undefined;
@@ -270,7 +374,7 @@ export default function palisade(pi: ExtensionAPI) {
 				return { block: true, reason: reason(d) };
 			}
 			default:
-				return { block: true, reason: reason(d) };
+				return { block: true, reason: explain(d) };
 		}
 	});
 

@@ -12,6 +12,11 @@ events``, one long-lived child process) or calls a running service
 """
 
 from ._guard import (
+    Approval,
+    ApprovalError,
+    ApprovalForbidden,
+    ApprovalNotFound,
+    ApprovalNotPending,
     CheckRequest,
     Decision,
     DecisionKind,
@@ -25,6 +30,11 @@ from ._guard import (
 )
 
 __all__ = [
+    "Approval",
+    "ApprovalError",
+    "ApprovalForbidden",
+    "ApprovalNotFound",
+    "ApprovalNotPending",
     "CheckRequest",
     "Decision",
     "DecisionKind",

@@ -13,6 +13,7 @@ import sysconfig
 import threading
 import uuid
 import urllib.error
+import urllib.parse
 import urllib.request
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -22,6 +23,11 @@ from pathlib import Path
 from typing import Any, Literal, Mapping, Union
 
 __all__ = [
+    "Approval",
+    "ApprovalError",
+    "ApprovalForbidden",
+    "ApprovalNotFound",
+    "ApprovalNotPending",
     "CheckRequest",
     "Decision",
     "DecisionKind",
@@ -47,6 +53,54 @@ class PolicyError(PalisadeError):
 class PalisadeUnavailable(PalisadeError):
     """No decision: the child process died or did not answer in time, or the
     service could not be reached (raised only with ``on_error="raise"``)."""
+
+
+class ApprovalError(PalisadeError):
+    """The service did not take an approval's answer, or approvals cannot be
+    used here (a local guard, no approver key). ``status`` is the HTTP
+    status and ``code`` the service's error code, when it answered."""
+
+    def __init__(self, message: str, status: int | None = None, code: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+class ApprovalForbidden(ApprovalError):
+    """401/403: the key may not answer approvals (no ``guardrails:approve``
+    scope, or it is the key that sent the call)."""
+
+
+class ApprovalNotFound(ApprovalError):
+    """404: no approval of that id for the key's tenant."""
+
+
+class ApprovalNotPending(ApprovalError):
+    """409/410: the approval was answered already, used, or has expired."""
+
+
+@dataclass(frozen=True)
+class Approval:
+    """What a person can approve (PROTOCOL.md §4.10): an ``ask`` of a
+    service, or a ``block`` that is only an ask nobody could be asked
+    about. ``url`` is where it is answered: a path of the service
+    (``/v1/approvals/ID``) or a full URL."""
+
+    id: str
+    expires_at: str
+    bound: str
+    url: str
+
+    @classmethod
+    def _from(cls, d: Any) -> "Approval | None":
+        if not isinstance(d, Mapping) or not isinstance(d.get("id"), str):
+            return None
+        return cls(
+            id=d["id"],
+            expires_at=str(d.get("expiresAt", "")),
+            bound=str(d.get("bound", "")),
+            url=str(d.get("url", "")),
+        )
 
 
 class DecisionKind(str, Enum):
@@ -113,6 +167,7 @@ class Decision:
     replacement: str | None = None
     modified: Modified | None = None
     receipt_id: str | None = None
+    approval: Approval | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -136,6 +191,7 @@ class Decision:
                 output=modified.get("output"),
             ),
             receipt_id=d.get("receiptId"),
+            approval=Approval._from(d.get("approval")),
             raw=d,
         )
 
@@ -161,7 +217,9 @@ class Decision:
 @dataclass
 class CheckRequest:
     """A v1 request (SPEC §2.1) with Python names; a plain ``dict`` in the
-    wire's camelCase names works as well."""
+    wire's camelCase names works as well. ``approval_id`` sends the call
+    again under an approval a person gave (``approvalId``, PROTOCOL.md
+    §4.10)."""
 
     stage: str | None = None
     content: str | None = None
@@ -174,6 +232,7 @@ class CheckRequest:
     context: Mapping[str, Any] | None = None
     checks: list[str] | None = None
     options: Mapping[str, Any] | None = None
+    approval_id: str | None = None
 
     @classmethod
     def tool_use(cls, name: str, arguments: Any, **kw: Any) -> "CheckRequest":
@@ -187,7 +246,7 @@ class CheckRequest:
 
     def to_json(self) -> dict[str, Any]:
         """The wire form."""
-        names = {"request_id": "requestId", "session_id": "sessionId"}
+        names = {"request_id": "requestId", "session_id": "sessionId", "approval_id": "approvalId"}
         return {names.get(k, k): v for k, v in self.__dict__.items() if v is not None}
 
 
@@ -366,6 +425,42 @@ def _cause(e: BaseException) -> str:
     return str(e) or type(e).__name__
 
 
+def _approval_error(e: urllib.error.HTTPError, approval_id: str | None) -> ApprovalError:
+    """The service's refusal of an approvals request, as the exception of
+    its status, with the service's own message."""
+    raw = e.read().decode("utf-8", "replace")
+    code = None
+    message = raw.strip() or e.reason
+    try:
+        err = json.loads(raw).get("error")
+        if isinstance(err, dict):
+            code = err.get("code")
+            message = err.get("message") or message
+    except (ValueError, AttributeError):
+        pass
+    what = f"approval {approval_id}" if approval_id else "the approvals"
+    text = f"{what}: the service answered {e.code}: {message}"
+    cls: type[ApprovalError] = ApprovalError
+    if e.code in (401, 403):
+        cls = ApprovalForbidden
+    elif e.code == 404:
+        cls = ApprovalNotFound
+    elif e.code in (409, 410):
+        cls = ApprovalNotPending
+    return cls(text, status=e.code, code=code)
+
+
+def _refused(request: RequestLike, approval_id: str, e: Exception) -> Decision:
+    wire = _wire(request)
+    return Decision(
+        request_id=wire["requestId"],
+        decision=DecisionKind.BLOCK,
+        allowed=False,
+        reason_code="palisade.approval_failed",
+        message=f"the approval {approval_id} could not be answered: {e}",
+    )
+
+
 class Guard:
     """Evaluates v1 requests against a policy.
 
@@ -378,6 +473,13 @@ class Guard:
     ``session_id`` is put on every request that names no session of its
     own, so that the policy's flow rules see one conversation as one
     session (set :attr:`session_id` when a new conversation starts).
+
+    Approvals (remote mode only): a service's ``ask`` carries an
+    :class:`Approval`; :meth:`approve`, :meth:`deny` and :meth:`approvals`
+    answer and list them with ``approver_key`` (default: the environment's
+    ``PALISADE_APPROVER_KEY``), a key with the ``guardrails:approve`` scope
+    that is never ``api_key``. The call sent again with ``approval_id``
+    then passes once.
 
     A policy or config that cannot be loaded raises :class:`PolicyError`
     when the guard is made.
@@ -393,6 +495,7 @@ class Guard:
         on_error: OnError = "deny",
         binary: str | None = None,
         session_id: str | None = None,
+        approver_key: str | None = None,
     ) -> None:
         if on_error not in ("deny", "allow", "raise"):
             raise ValueError(f"on_error must be 'deny', 'allow' or 'raise', not {on_error!r}")
@@ -403,6 +506,7 @@ class Guard:
         self.session_id = session_id
         self._url = url.rstrip("/") if url else None
         self._api_key = api_key
+        self._approver_key = approver_key if approver_key is not None else os.environ.get("PALISADE_APPROVER_KEY")
         self._child: _Child | None = None
         if self._url is None:
             argv = [binary or find_binary(), "events"]
@@ -495,6 +599,129 @@ class Guard:
             raise PalisadeUnavailable(f"the service answered {e.code}: {body}") from None
         except (urllib.error.URLError, OSError, ValueError) as e:
             raise PalisadeUnavailable(f"the service at {self._url} did not answer: {_cause(e)}") from None
+
+    # Approvals (PROTOCOL.md §4.10, §7.9).
+
+    @property
+    def remote(self) -> bool:
+        """Whether this guard calls a service (approvals exist only there)."""
+        return self._url is not None
+
+    @property
+    def can_approve(self) -> bool:
+        """Whether this guard can answer approvals: remote, with an approver key."""
+        return self._url is not None and bool(self._approver_key)
+
+    def approvals(self, state: str | None = "pending") -> list[dict[str, Any]]:
+        """The tenant's approvals not yet expired, oldest first, as the
+        service lists them (``GET /v1/approvals``): ``state`` is
+        ``"pending"``, ``"approved"``, ``"denied"``, ``"used"`` or ``None``
+        for all. Each is a dict: ``id``, ``state``, ``tool``, ``sessionId``,
+        ``checks``, ``message``, ``requestedBy``, ``expiresAt``, …"""
+        if state is not None and state not in ("pending", "approved", "denied", "used"):
+            raise ValueError(f"state must be 'pending', 'approved', 'denied', 'used' or None, not {state!r}")
+        path = "/v1/approvals" + (f"?state={state}" if state else "")
+        body = self._approver("GET", path, None, None)
+        return list(body.get("approvals") or [])
+
+    def approve(self, approval_id: str, note: str | None = None) -> dict[str, Any]:
+        """Approves the approval ``approval_id``: the call it is bound to,
+        sent again with ``approval_id``, then passes once. The approval as
+        answered. Raises :class:`ApprovalForbidden` (the key may not),
+        :class:`ApprovalNotFound`, :class:`ApprovalNotPending` (answered,
+        used or expired), :class:`ApprovalError`."""
+        return self._answer(approval_id, "approve", note)
+
+    def deny(self, approval_id: str, note: str | None = None) -> dict[str, Any]:
+        """Denies the approval ``approval_id``; as :meth:`approve`."""
+        return self._answer(approval_id, "deny", note)
+
+    def _answer(self, approval_id: str, decision: str, note: str | None) -> dict[str, Any]:
+        if not isinstance(approval_id, str) or not approval_id:
+            raise ValueError(f"approval_id must be a non-empty string, not {approval_id!r}")
+        if note is not None and not isinstance(note, str):
+            raise ValueError(f"note must be a string or None, not {type(note).__name__}")
+        body: dict[str, Any] = {"decision": decision}
+        if note is not None:
+            body["note"] = note
+        return self._approver("POST", f"/v1/approvals/{urllib.parse.quote(approval_id, safe='')}", body, approval_id)
+
+    def _approver(self, method: str, path: str, body: Any, approval_id: str | None) -> dict[str, Any]:
+        if self._url is None:
+            raise ApprovalError(
+                "approvals exist only at a Palisade service: this guard runs `palisade events` locally, "
+                "which keeps none; make it with Guard(url=..., api_key=..., approver_key=...)"
+            )
+        if not self._approver_key:
+            raise ApprovalError(
+                "no approver key: give Guard(approver_key=...) or set PALISADE_APPROVER_KEY to a key with "
+                "the guardrails:approve scope (the agent's api_key is never used to approve)"
+            )
+        headers = {"authorization": f"Bearer {self._approver_key}"}
+        data = None
+        if body is not None:
+            headers["content-type"] = "application/json"
+            data = json.dumps(body).encode()
+        req = urllib.request.Request(f"{self._url}{path}", data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                return json.loads(resp.read())
+        except urllib.error.HTTPError as e:
+            raise _approval_error(e, approval_id) from None
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            raise PalisadeUnavailable(f"the service at {self._url} did not answer: {_cause(e)}") from None
+
+    def approval_url(self, approval: Approval) -> str:
+        """Where ``approval`` is answered, as a full URL."""
+        if approval.url.startswith(("http://", "https://")) or self._url is None:
+            return approval.url
+        return f"{self._url}{approval.url}"
+
+    def explain(self, d: Decision) -> str:
+        """:meth:`Decision.reason`, and with an approval, where a person
+        approves it and that the same call, sent again, then passes once."""
+        why = d.reason()
+        a = d.approval
+        if a is None:
+            return why
+        server = self._url or "URL"
+        return (
+            f"{why.rstrip('.')}. A person can approve this exact call: approval {a.id} (until {a.expires_at}), "
+            f"with `palisade approvals approve {a.id} --server {server}` or POST {self.approval_url(a)}; "
+            "the same call, sent again, then passes once"
+        )
+
+    def _approved_request(self, request: RequestLike, approval_id: str) -> dict[str, Any]:
+        wire = _wire(request)
+        wire["requestId"] = str(uuid.uuid4())
+        wire["approvalId"] = approval_id
+        return wire
+
+    def confirm(self, request: RequestLike, approval_id: str, note: str | None = None) -> Decision:
+        """A person said yes to the call ``request`` asked about: approves
+        ``approval_id`` with the approver key and sends the same call again
+        under it. The service's decision: ``allow`` (``approval.applied``)
+        when it is the exact call approved, unused; otherwise the usual
+        decision with a warning saying why. An approval answered already
+        is not an error here (the service decides by its state); another
+        failure to approve is a ``block`` saying why."""
+        try:
+            self.approve(approval_id, note)
+        except ApprovalNotPending:
+            pass
+        except ApprovalError as e:
+            return _refused(request, approval_id, e)
+        return self.check(self._approved_request(request, approval_id))
+
+    async def aconfirm(self, request: RequestLike, approval_id: str, note: str | None = None) -> Decision:
+        """:meth:`confirm` without blocking the event loop."""
+        try:
+            await asyncio.to_thread(self.approve, approval_id, note)
+        except ApprovalNotPending:
+            pass
+        except ApprovalError as e:
+            return _refused(request, approval_id, e)
+        return await self.acheck(self._approved_request(request, approval_id))
 
     def close(self) -> None:
         """Stops the child process (a remote guard has nothing to stop)."""

@@ -69,6 +69,13 @@ class PalisadeProvider:
     cannot ask; ``error``) → ``DENY`` with the reason. ``metadata`` holds the
     receipt, the request id and the findings.
 
+    With a service's guard (``Guard(url=...)``), a call the policy asks
+    about is denied with the service's approval: the reason names it and
+    where a person approves it (``palisade approvals approve ID --server
+    URL``), ``metadata["approval"]`` holds it (``id``, ``url``,
+    ``expiresAt``, ``bound``); the same call made again is sent with
+    ``options.approvalByCall``, so it passes once after the approval.
+
     ``guard`` is a :class:`~palisade_guardrails.Guard`; without one, a guard
     is made from ``guard_kwargs`` (``policy=``, ``url=``, …).
     """
@@ -96,6 +103,8 @@ class PalisadeProvider:
             request["tool"]["callId"] = call_id
         if agent_name:
             request["agent"] = {"id": agent_name, "name": agent_name}
+        if self.guard.remote:
+            request["options"] = {"approvalByCall": True}
         d = await self.guard.acheck(request)
         metadata: dict[str, Any] = {
             "requestId": d.request_id,
@@ -104,13 +113,16 @@ class PalisadeProvider:
         }
         if d.receipt_id:
             metadata["receiptId"] = d.receipt_id
+        if d.approval is not None:
+            a = d.approval
+            metadata["approval"] = {"id": a.id, "url": self.guard.approval_url(a), "expiresAt": a.expires_at, "bound": a.bound}
         if d.decision == DecisionKind.ALLOW:
             return GuardrailResult(Decision.ALLOW, metadata=metadata)
         if d.decision == DecisionKind.MODIFY:
             new_args = d.modified.arguments if d.modified else None
             if isinstance(new_args, Mapping):
                 return GuardrailResult(Decision.MODIFY, reason=d.reason(), modified_args=new_args, metadata=metadata)
-        return GuardrailResult(Decision.DENY, reason=d.reason(), metadata=metadata)
+        return GuardrailResult(Decision.DENY, reason=self.guard.explain(d), metadata=metadata)
 
 
 async def evaluate_chain(

@@ -10,9 +10,12 @@ the model's input and output.
 
 from __future__ import annotations
 
+import asyncio
+import json
+from collections import OrderedDict
 from typing import Any, Awaitable, Callable
 
-from ._guard import Decision, DecisionKind, Guard, local_context
+from ._guard import ApprovalError, Decision, DecisionKind, Guard, local_context
 
 try:
     from langchain.agents.middleware import AgentMiddleware, hook_config
@@ -46,6 +49,16 @@ class PalisadeMiddleware(AgentMiddleware):
     the agent needs a checkpointer); anything else returns a ``ToolMessage``
     with ``status="error"`` saying why, and the tool does not run.
 
+    With a service's guard (``Guard(url=...)``), the interrupt carries the
+    service's approval (``action_requests[0]["approval"]``: ``id``, ``url``,
+    ``expiresAt``, ``bound``). When the guard has an approver key, resuming
+    with ``approve`` approves it at the service and sends the call again
+    under it: the tool runs only if the service allows it, as the exact
+    call approved, once; ``reject`` denies it. Without one, ``approve``
+    runs the call as before, and a call approved out of band
+    (``palisade approvals approve ID``) passes when the model makes it
+    again (``options.approvalByCall``).
+
     ``check_input``: the last human message is an ``input`` request; a block
     ends the run with a refusal. ``check_output``: the model's answer is an
     ``output`` request; a block replaces it with a refusal and a redaction
@@ -57,37 +70,87 @@ class PalisadeMiddleware(AgentMiddleware):
         self.guard = guard if guard is not None else Guard()
         self.check_input = check_input
         self.check_output = check_output
+        # The ask of a call waiting in an interrupt: the graph runs the tool
+        # node again on resume, which must answer the approval the person
+        # saw, not ask for a new one.
+        self._asked: "OrderedDict[tuple[str, str], Decision]" = OrderedDict()
 
     # Tool calls.
 
     def _request(self, request: Any) -> dict[str, Any]:
         call = request.tool_call
+        options: dict[str, Any] = {"interactive": True}
+        if self.guard.remote:
+            options["approvalByCall"] = True
         return {
             "stage": "tool_use",
             "tool": {"name": call["name"], "arguments": call.get("args") or {}, "callId": call.get("id")},
-            "options": {"interactive": True},
+            "options": options,
             "context": local_context(),
         }
 
-    def _refusal(self, request: Any, d: Decision, prefix: str = "Tool call blocked.") -> ToolMessage:
+    def _key(self, request: Any) -> tuple[str, str] | None:
+        call = request.tool_call
+        if not call.get("id"):
+            return None
+        return (call["id"], json.dumps([call["name"], call.get("args") or {}], sort_keys=True, default=str))
+
+    def _asked_before(self, request: Any) -> Decision | None:
+        key = self._key(request)
+        return self._asked.get(key) if key else None
+
+    def _refusal(self, request: Any, d: Decision, prefix: str = "Tool call blocked.", why: str | None = None) -> ToolMessage:
         call = request.tool_call
         return ToolMessage(
-            content=f"{prefix} {d.reason()}",
+            content=f"{prefix} {why if why is not None else self.guard.explain(d)}",
             tool_call_id=call.get("id") or "",
             name=call["name"],
             status="error",
         )
 
-    def _ask(self, request: Any, d: Decision) -> bool:
+    def _ask(self, request: Any, d: Decision) -> tuple[bool, str | None]:
+        """Interrupts for a person: whether they approved, and their note."""
         call = request.tool_call
+        action: dict[str, Any] = {"name": call["name"], "args": call.get("args") or {}, "description": self.guard.explain(d)}
+        if d.approval is not None:
+            a = d.approval
+            action["approval"] = {"id": a.id, "url": self.guard.approval_url(a), "expiresAt": a.expires_at, "bound": a.bound}
+        key = self._key(request)
+        if key is not None and d.approval is not None:
+            self._asked[key] = d
+            while len(self._asked) > 4096:
+                self._asked.popitem(last=False)
         answer = interrupt({
-            "action_requests": [{"name": call["name"], "args": call.get("args") or {}, "description": d.reason()}],
+            "action_requests": [action],
             "review_configs": [{"action_name": call["name"], "allowed_decisions": ["approve", "reject"]}],
         })
+        if key is not None:
+            self._asked.pop(key, None)
         decisions = answer.get("decisions") if isinstance(answer, dict) else None
         first = decisions[0] if isinstance(decisions, list) and decisions else answer
         kind = first.get("type") if isinstance(first, dict) else first
-        return kind == "approve" or kind is True
+        note = first.get("message") if isinstance(first, dict) and isinstance(first.get("message"), str) else None
+        return kind == "approve" or kind is True, note
+
+    def _answered(self, request: Any, d: Decision, yes: bool, note: str | None, again: Decision | None) -> tuple[str, Any]:
+        """What a person's answer does; ``again`` is the service's decision
+        on the call sent again under the approval they approved."""
+        if again is not None:
+            if again.decision == DecisionKind.ALLOW:
+                return "run", request
+            notes = [f.message for f in again.warnings if f.type == "approval" and f.message]
+            why = f"{'; '.join(notes)}. {self.guard.explain(again)}" if notes else self.guard.explain(again)
+            return "refuse", self._refusal(request, again, "Tool call blocked: the approval did not let it through.", why)
+        if yes:
+            return "run", request
+        return "refuse", self._refusal(request, d, "Tool call rejected by the user.")
+
+    def _deny(self, d: Decision, note: str | None) -> str | None:
+        try:
+            self.guard.deny(d.approval.id, note or "rejected in LangChain")  # type: ignore[union-attr]
+        except ApprovalError as e:
+            return f"the approval could not be denied at the service: {e}"
+        return None
 
     def _route(self, request: Any, d: Decision) -> tuple[str, Any]:
         if d.decision == DecisionKind.ALLOW:
@@ -95,19 +158,39 @@ class PalisadeMiddleware(AgentMiddleware):
         if d.decision == DecisionKind.MODIFY and d.modified is not None and isinstance(d.modified.arguments, dict):
             return "run", request.override(tool_call={**request.tool_call, "args": d.modified.arguments})
         if d.decision == DecisionKind.ASK:
-            if self._ask(request, d):
-                return "run", request
-            return "refuse", self._refusal(request, d, "Tool call rejected by the user.")
+            yes, note = self._ask(request, d)
+            again = None
+            if d.approval is not None and self.guard.can_approve:
+                if yes:
+                    again = self.guard.confirm(self._request(request), d.approval.id, note or "approved in LangChain")
+                else:
+                    failed = self._deny(d, note)
+                    if failed:
+                        return "refuse", self._refusal(request, d, "Tool call rejected by the user;", failed)
+            return self._answered(request, d, yes, note, again)
         return "refuse", self._refusal(request, d)
 
+    async def _aroute(self, request: Any, d: Decision) -> tuple[str, Any]:
+        if d.decision != DecisionKind.ASK or d.approval is None or not self.guard.can_approve:
+            return self._route(request, d)
+        yes, note = self._ask(request, d)
+        again = None
+        if yes:
+            again = await self.guard.aconfirm(self._request(request), d.approval.id, note or "approved in LangChain")
+        else:
+            failed = await asyncio.to_thread(self._deny, d, note)
+            if failed:
+                return "refuse", self._refusal(request, d, "Tool call rejected by the user;", failed)
+        return self._answered(request, d, yes, note, again)
+
     def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
-        d = self.guard.check(self._request(request))
+        d = self._asked_before(request) or self.guard.check(self._request(request))
         what, value = self._route(request, d)
         return handler(value) if what == "run" else value
 
     async def awrap_tool_call(self, request: Any, handler: Callable[[Any], Awaitable[Any]]) -> Any:
-        d = await self.guard.acheck(self._request(request))
-        what, value = self._route(request, d)
+        d = self._asked_before(request) or await self.guard.acheck(self._request(request))
+        what, value = await self._aroute(request, d)
         return await handler(value) if what == "run" else value
 
     # The model's input and output.

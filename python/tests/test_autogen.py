@@ -177,3 +177,35 @@ def test_an_mcp_workbench_behind_palisade(provider, tmp_path, tool, args, expect
     assert logged(log) == expected
     if not expected:
         assert any("Tool call denied" in r for r in tool_results(result))
+
+
+def test_an_ask_names_the_services_approval_and_the_retry_passes_once_approved(service):
+    ran = []
+
+    def deploy(service: str, replicas: int) -> str:
+        """Deploys a service."""
+        ran.append({"service": service, "replicas": replicas})
+        return "deployed"
+
+    provider = PalisadeProvider(service.guard(approver=False))
+    tool = guard_tool(FunctionTool(deploy, description="Deploys a service."), provider)
+    args = {"service": "api", "replicas": 3}
+    result = run(AssistantAgent("ops", model("deploy", args), tools=[tool]))
+    assert ran == []
+    [denied] = tool_results(result)
+    pending = service.guard().approvals()
+    assert len(pending) == 1
+    approval_id = pending[0]["id"]
+    assert f"approval {approval_id}" in denied
+    assert f"palisade approvals approve {approval_id} --server {service.url}" in denied
+    assert "the same call, sent again, then passes once" in denied
+    r = asyncio.run(provider.evaluate(tool_name="deploy", args=args))
+    assert r.decision is Decision.DENY and r.metadata["approval"]["url"] == f"{service.url}/v1/approvals/{r.metadata['approval']['id']}"
+    # Approved out of band: the same call passes once; other arguments do not.
+    service.guard().approve(approval_id)
+    run(AssistantAgent("ops", model("deploy", {"service": "api", "replicas": 4}), tools=[tool]))
+    assert ran == []
+    run(AssistantAgent("ops", model("deploy", args), tools=[tool]))
+    assert ran == [args]
+    result = run(AssistantAgent("ops", model("deploy", args), tools=[tool]))
+    assert ran == [args] and "Tool call denied" in tool_results(result)[0]

@@ -14,6 +14,7 @@ from agents import (
     InputGuardrailTripwireTriggered,
     ModelResponse,
     OutputGuardrailTripwireTriggered,
+    RunConfig,
     Runner,
     Usage,
     function_tool,
@@ -24,14 +25,16 @@ from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessa
 
 from palisade_guardrails import Guard
 from palisade_guardrails.openai_agents import (
+    approval_of,
     guard_function_tool,
     input_guardrail,
     output_guardrail,
+    rejection_formatter,
     tool_input_guardrail,
     tool_output_guardrail,
 )
 
-from conftest import AWS_KEY
+from conftest import AWS_KEY, BOT_KEY
 
 # No trace export: nothing leaves the machine.
 set_tracing_disabled(True)
@@ -152,3 +155,117 @@ def test_agent_input_and_output_guardrails(redact_policy, tmp_path):
         with pytest.raises(OutputGuardrailTripwireTriggered) as e:
             run(leaky)
         assert "no-keys-out" in e.value.guardrail_result.output.output_info["checkIds"]
+
+
+# Approvals of a service (`palisade serve`, conftest.py).
+
+
+@pytest.fixture
+def deploys():
+    ran: list[dict] = []
+
+    @function_tool
+    def deploy(service: str, replicas: int) -> str:
+        """Deploys a service."""
+        ran.append({"service": service, "replicas": replicas})
+        return "deployed"
+
+    return ran, deploy
+
+
+def test_an_approval_in_the_sdk_is_confirmed_by_the_service(service, deploys):
+    ran, deploy = deploys
+    guard = service.guard()
+    agent = Agent(name="ops", model=Scripted("deploy", {"service": "api", "replicas": 3}),
+                  tools=[guard_function_tool(deploy, guard)])
+    result = run(agent)
+    assert ran == [] and len(result.interruptions) == 1
+    approval = approval_of(result.interruptions[0])
+    assert approval is not None and [a["id"] for a in guard.approvals()] == [approval.id]
+    state = result.to_state()
+    state.approve(result.interruptions[0])
+    asyncio.run(Runner.run(agent, state))
+    assert ran == [{"service": "api", "replicas": 3}], "the exact call ran, once"
+    [used] = guard.approvals(state="used")
+    assert used["id"] == approval.id and used["answeredBy"] == "lead"
+    uses = [r["approvalUse"] for r in service.audit_records() if "approvalUse" in r]
+    assert uses == [{"id": approval.id, "result": "used", "origin": uses[0]["origin"]}] and uses[0]["origin"]
+    # The model makes the call again: a new ask, not a second use.
+    result = run(Agent(name="ops", model=Scripted("deploy", {"service": "api", "replicas": 3}),
+                       tools=[guard_function_tool(deploy, guard)]))
+    assert len(result.interruptions) == 1 and len(ran) == 1
+
+
+def test_a_rejection_in_the_sdk_denies_the_services_approval(service, deploys):
+    ran, deploy = deploys
+    guard = service.guard()
+    model = Scripted("deploy", {"service": "api", "replicas": 3})
+    agent = Agent(name="ops", model=model, tools=[guard_function_tool(deploy, guard)])
+    result = run(agent)
+    approval = approval_of(result.interruptions[0])
+    state = result.to_state()
+    state.reject(result.interruptions[0])
+    asyncio.run(Runner.run(agent, state, run_config=RunConfig(tool_error_formatter=rejection_formatter)))
+    assert ran == []
+    [denied] = guard.approvals(state="denied")
+    assert denied["id"] == approval.id
+    assert f"approval {approval.id} denied" in model.seen()
+
+
+def test_a_call_approved_for_other_arguments_or_by_the_agents_key_does_not_run(service, deploys):
+    ran, deploy = deploys
+    # The person approves replicas 3 out of band; the model then asks for 4.
+    guard = service.guard()
+    first = run(Agent(name="ops", model=Scripted("deploy", {"service": "api", "replicas": 3}),
+                      tools=[guard_function_tool(deploy, guard)]))
+    guard.approve(approval_of(first.interruptions[0]).id)
+    changed = run(Agent(name="ops", model=Scripted("deploy", {"service": "api", "replicas": 4}),
+                        tools=[guard_function_tool(deploy, guard)]))
+    assert ran == [] and len(changed.interruptions) == 1, "another call asks again"
+    # The agent's own key as the approver: the service refuses, the call does not run.
+    bot = Guard(url=service.url, api_key=BOT_KEY, approver_key=BOT_KEY)
+    model = Scripted("deploy", {"service": "web", "replicas": 1})
+    agent = Agent(name="ops", model=model, tools=[guard_function_tool(deploy, bot)])
+    result = run(agent)
+    state = result.to_state()
+    state.approve(result.interruptions[0])
+    asyncio.run(Runner.run(agent, state))
+    assert ran == []
+    assert "does not have the scope" in model.seen() and "guardrails:approve" in model.seen()
+
+
+def test_without_an_approver_key_an_approval_out_of_band_lets_the_retry_pass(service, deploys):
+    ran, deploy = deploys
+    guard = service.guard(approver=False)
+    model = Scripted("deploy", {"service": "api", "replicas": 3})
+    agent = Agent(name="ops", model=model, tools=[guard_function_tool(deploy, guard)])
+    result = run(agent)
+    approval = approval_of(result.interruptions[0])
+    assert approval is not None
+    # Rejected in the SDK: the model is told where the call can be approved.
+    state = result.to_state()
+    state.reject(result.interruptions[0])
+    asyncio.run(Runner.run(agent, state, run_config=RunConfig(tool_error_formatter=rejection_formatter)))
+    assert ran == [] and f"palisade approvals approve {approval.id} --server {service.url}" in model.seen()
+    # A person approves it out of band; the model's retry of the same call passes, once.
+    service.guard().approve(approval.id)
+    retry = run(Agent(name="ops", model=Scripted("deploy", {"service": "api", "replicas": 3}),
+                      tools=[guard_function_tool(deploy, guard)]))
+    assert retry.interruptions == [] and ran == [{"service": "api", "replicas": 3}]
+    again = run(Agent(name="ops", model=Scripted("deploy", {"service": "api", "replicas": 3}),
+                      tools=[guard_function_tool(deploy, guard)]))
+    assert len(again.interruptions) == 1 and len(ran) == 1
+
+
+def test_a_tool_input_guardrail_names_the_approval_and_the_retry_passes_once_approved(service, deploys):
+    ran, deploy = deploys
+    guard = service.guard(approver=False)
+    deploy.tool_input_guardrails = [tool_input_guardrail(guard)]
+    model = Scripted("deploy", {"service": "api", "replicas": 3})
+    run(Agent(name="ops", model=model, tools=[deploy]))
+    [pending] = service.guard().approvals()
+    assert ran == [] and f"palisade approvals approve {pending['id']} --server {service.url}" in model.seen()
+    service.guard().approve(pending["id"])
+    run(Agent(name="ops", model=Scripted("deploy", {"service": "api", "replicas": 3}), tools=[deploy]))
+    run(Agent(name="ops", model=Scripted("deploy", {"service": "api", "replicas": 3}), tools=[deploy]))
+    assert ran == [{"service": "api", "replicas": 3}], "once"
