@@ -82,9 +82,15 @@ class PalisadeMiddleware(AgentMiddleware):
         options: dict[str, Any] = {"interactive": True}
         if self.guard.remote:
             options["approvalByCall"] = True
+        tool: dict[str, Any] = {"name": call["name"], "arguments": call.get("args") or {}, "callId": call.get("id")}
+        description = getattr(getattr(request, "tool", None), "description", None)
+        if isinstance(description, str) and description:
+            # What a flow rule reads the call's effect from when the name
+            # does not say (PROTOCOL.md, `tool.description`).
+            tool["description"] = description
         return {
             "stage": "tool_use",
-            "tool": {"name": call["name"], "arguments": call.get("args") or {}, "callId": call.get("id")},
+            "tool": tool,
             "options": options,
             "context": local_context(),
         }

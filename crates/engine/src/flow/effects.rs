@@ -447,6 +447,48 @@ pub(crate) fn category(name: &str, arguments: Option<&serde_json::Value>) -> Opt
     }
 }
 
+/// A call's effect: by its tool's name and arguments ([`category`]), else
+/// by the first verb of the tool's description when the caller gave one.
+/// A description only names an effect the name and arguments leave open.
+pub(crate) fn category_of(tool: &palisade_protocol::Tool) -> Option<Effect> {
+    category(&tool.name, tool.arguments.as_ref())
+        .or_else(|| tool.description.as_deref().and_then(described))
+}
+
+/// Whether a call is a sink by what its tool does: by its name, else (a
+/// name that says nothing) by its description.
+pub(crate) fn is_sink_tool(tool: &palisade_protocol::Tool) -> bool {
+    match of_tool(&tool.name) {
+        Some(e) => e.is_sink(),
+        None => tool
+            .description
+            .as_deref()
+            .and_then(described)
+            .is_some_and(Effect::is_sink),
+    }
+}
+
+/// The effect the first word of a tool's description's first sentence
+/// names that says one (`Sends …`, `Deletes …`, `Looks up …`), read as a
+/// tool's name is; none in its first twelve words: none.
+fn described(description: &str) -> Option<Effect> {
+    let first = description.split(['.', '\n']).next().unwrap_or(description);
+    for word in first
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(12)
+    {
+        let w = word.to_lowercase();
+        let stems = [Some(w.as_str()), w.strip_suffix("es"), w.strip_suffix('s')];
+        for stem in stems.into_iter().flatten().filter(|s| s.len() > 1) {
+            if let Some(e) = of_tool(stem).or_else(|| category(stem, None)) {
+                return Some(e);
+            }
+        }
+    }
+    None
+}
+
 /// An MCP tool's own name: what follows `mcp__<server>__` (Claude Code's
 /// spelling) or `mcp_<server>_`-less names as they are.
 fn mcp_tool_part(name: &str) -> &str {
@@ -458,6 +500,29 @@ fn mcp_tool_part(name: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_description_s_first_verb_says_what_a_tool_does() {
+        for (description, effect) in [
+            (
+                "Sends the given text to an e-mail address.",
+                Some(Effect::Send),
+            ),
+            (
+                "Deletes the CRM record with the given reference.",
+                Some(Effect::Delete),
+            ),
+            ("Books a table at a restaurant.", Some(Effect::Book)),
+            (
+                "Reads a text file. Never sends anything.",
+                Some(Effect::Read),
+            ),
+            ("Formats the given text as a table.", None),
+            ("A tool.\nSends e-mail.", None),
+        ] {
+            assert_eq!(described(description), effect, "{description}");
+        }
+    }
 
     #[test]
     fn names_agents_use_say_what_the_tool_does() {

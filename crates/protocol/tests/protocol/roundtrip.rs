@@ -57,14 +57,18 @@ fn tool() -> impl Strategy<Value = Tool> {
         opt(text()),
         opt(non_null_value()),
         opt(text()),
+        opt(text()),
     )
-        .prop_map(|(name, arguments, call_id, output, error)| Tool {
-            name,
-            arguments,
-            call_id,
-            output,
-            error,
-        })
+        .prop_map(
+            |(name, arguments, call_id, output, error, description)| Tool {
+                name,
+                arguments,
+                call_id,
+                output,
+                error,
+                description,
+            },
+        )
 }
 
 fn action() -> impl Strategy<Value = Action> {

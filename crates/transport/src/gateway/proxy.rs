@@ -88,6 +88,10 @@ struct State {
     own_client: HashMap<String, oneshot::Sender<Value>>,
     /// The tools judged, by name; `None` until a list was read.
     tools: Option<HashMap<String, Shown>>,
+    /// The listed tools' descriptions, by name: carried in each call's
+    /// request (`tool.description`), where a flow rule reads an effect
+    /// the tool's name does not say.
+    descriptions: HashMap<String, String>,
     /// How many times the server said its tools changed.
     changes: u64,
     /// The value of `changes` when the whole list was last read and judged:
@@ -623,6 +627,7 @@ impl Session {
             state.changes
         };
         let mut table = HashMap::new();
+        let mut descriptions = HashMap::new();
         let mut cursor: Option<Value> = None;
         for _ in 0..1000 {
             let params = match &cursor {
@@ -650,6 +655,7 @@ impl Session {
             for (tool, shown) in tools.iter().zip(judged) {
                 if let Some(name) = tool.get("name").and_then(Value::as_str) {
                     table.insert(name.to_owned(), shown);
+                    descriptions.insert(name.to_owned(), description(tool));
                 }
             }
             cursor = result.get("nextCursor").filter(|c| !c.is_null()).cloned();
@@ -659,6 +665,7 @@ impl Session {
         }
         let mut state = self.state();
         state.tools = Some(table);
+        state.descriptions = descriptions;
         state.judged = Some(changes);
         Ok(())
     }
@@ -1027,9 +1034,17 @@ impl Session {
         id: &Value,
         output: Option<Value>,
     ) -> CheckRequest {
-        let (client, elicits) = {
+        let (client, elicits, description) = {
             let state = self.state();
-            (state.client.clone(), state.elicits)
+            let description = match stage {
+                Stage::ToolUse => state
+                    .descriptions
+                    .get(tool)
+                    .filter(|d| !d.is_empty())
+                    .cloned(),
+                _ => None,
+            };
+            (state.client.clone(), state.elicits, description)
         };
         let mut context = Map::new();
         context.insert(
@@ -1049,6 +1064,7 @@ impl Session {
             }),
             output,
             error: None,
+            description,
         });
         request.context = Some(context);
         request.options = Some(palisade_protocol::Options {
@@ -1237,10 +1253,14 @@ impl Session {
             self.audit_tools(&tools, &shown).await;
             {
                 let mut state = self.state();
+                let state = &mut *state;
                 let table = state.tools.get_or_insert_with(HashMap::new);
                 for (tool, s) in tools.iter().zip(&shown) {
                     if let Some(name) = tool.get("name").and_then(Value::as_str) {
                         table.insert(name.to_owned(), s.clone());
+                        state
+                            .descriptions
+                            .insert(name.to_owned(), description(tool));
                     }
                 }
             }
@@ -1382,6 +1402,21 @@ impl Session {
 /// A tool result the model reads as an error.
 fn tool_error(text: &str) -> Value {
     json!({"content": [{"type": "text", "text": text}], "isError": true})
+}
+
+/// A listed tool's description as a call's request carries it: its
+/// `description`, else its `title` (at most 4 KiB).
+fn description(tool: &Value) -> String {
+    let text = tool
+        .get("description")
+        .or_else(|| tool.get("title"))
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let mut end = text.len().min(4096);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_owned()
 }
 
 /// What the model reads when Palisade refused: the check's replacement

@@ -183,7 +183,7 @@ impl Whole for Flow {
             .tool
             .as_ref()
             .filter(|_| self.intent != 0)
-            .and_then(|t| effects::category(&t.name, t.arguments.as_ref()));
+            .and_then(effects::category_of);
         if let Some(values) = self.sink_values(cx)
             && let Some(found) = self.provenance_hit(session, &values, effect)
         {
@@ -206,7 +206,7 @@ impl Flow {
             return None;
         }
         let tool = cx.request.tool.as_ref()?;
-        let effect = effects::category(&tool.name, tool.arguments.as_ref())?;
+        let effect = effects::category_of(tool)?;
         if self.intent & effect.bit() == 0 || session.asked() & effect.bit() != 0 {
             return None;
         }
@@ -233,7 +233,7 @@ impl Flow {
             return None;
         }
         let tool = cx.request.tool.as_ref()?;
-        let effect = effects::category(&tool.name, tool.arguments.as_ref())?;
+        let effect = effects::category_of(tool)?;
         let judged = if self.intent == 0 {
             side_effects()
         } else {
@@ -382,8 +382,7 @@ impl Flow {
         match cx.stage {
             Stage::ToolUse => {
                 let tool = request.tool.as_ref()?;
-                let by_effect = self.by_effect
-                    && crate::flow::effects::of_tool(&tool.name).is_some_and(|e| e.is_sink());
+                let by_effect = self.by_effect && crate::flow::effects::is_sink_tool(tool);
                 if by_effect || self.sinks.is_match_or(&tool.name, true) {
                     if let Some(args) = &tool.arguments {
                         self.collect(args, "/tool/arguments", false, &mut out, 0);
