@@ -354,6 +354,14 @@ impl Session {
             .any(|s| s.trusted && (contains(&s.text, value) || contains(&s.data, value)))
     }
 
+    /// Whether the session holds a request of the user (stage `input`):
+    /// none when the caller sees only tool calls (an MCP gateway).
+    pub(crate) fn has_user_request(&self) -> bool {
+        self.steps
+            .iter()
+            .any(|s| s.trusted && s.stage == palisade_protocol::Stage::Input)
+    }
+
     /// The effects the user's requests asked for.
     pub(crate) fn asked(&self) -> super::effects::Effects {
         self.steps

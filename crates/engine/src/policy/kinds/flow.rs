@@ -205,6 +205,12 @@ impl Flow {
         if self.intent == 0 || cx.stage != Stage::ToolUse {
             return None;
         }
+        // What the user asked can only be told from their requests: a
+        // session that holds none (an MCP gateway sees only tool calls)
+        // is not judged by intent.
+        if !session.has_user_request() {
+            return None;
+        }
         let tool = cx.request.tool.as_ref()?;
         let effect = effects::category_of(tool)?;
         if self.intent & effect.bit() == 0 || session.asked() & effect.bit() != 0 {
