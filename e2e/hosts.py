@@ -433,9 +433,10 @@ def palisade(*argv, key=None, cwd=None):
 def approvals_scenario(host):
     """A host that cannot ask: the refused call names the command that
     approves it; a person approves it with the real CLI; the agent's retry
-    of the same call (in the same session) passes once; the same call with
-    another working directory, and the approved call sent a second time,
-    are refused. The audit log verifies with its approval links."""
+    of the same call (in the same session) passes once; the same call from
+    another session or with another working directory, and the approved
+    call sent a second time, are refused. The audit log verifies with its
+    approval links."""
     name = "an approved call passes once on retry, nothing else does"
     root = Path(tempfile.mkdtemp(prefix=f"palisade-e2e-{host.name}-approvals-"))
     work = root / "work"
@@ -486,6 +487,23 @@ def approvals_scenario(host):
         done = palisade("approvals", "approve", approval, "--server", url, key=LEAD_KEY)
         expect(done.returncode == 0 and f"approved {approval}" in done.stdout,
                f"approve failed: {done.returncode} {done.stdout} {done.stderr}")
+
+        # The approved call from another session (a second run of the host,
+        # in the same directory, while the first waits): refused.
+        elsewhere = root / "second"
+        elsewhere.mkdir()
+        second = Models(elsewhere, {**delete, "text": "Finished."})
+        try:
+            argv2, env2 = host.command(elsewhere, work, second.port, http=service.url,
+                                       env={"PALISADE_API_KEY": AGENT_KEY})
+            subprocess.run(argv2, cwd=work, env=env2, capture_output=True, text=True,
+                           timeout=max(deadline - time.monotonic(), 1), stdin=subprocess.DEVNULL)
+            theirs = tool_results(second)
+        finally:
+            second.stop()
+        expect((work / "victim" / "keep.txt").exists(), "another session used the approval")
+        expect(len(theirs) == 1 and "recursive-deletes" in theirs[0] and approval not in theirs[0],
+               f"another session's call was not refused on its own: {theirs}")
         (root / "approved").touch()
 
         results = wait_for_results(models, proc, 3, "the approved call's result", deadline)
@@ -511,9 +529,9 @@ def approvals_scenario(host):
 
         service.stop()
         verified = palisade("audit", "verify", str(root / "audit.jsonl"))
-        # Three asks (the first call, the other directory, the second
-        # use), the answer and the use.
-        expect(verified.returncode == 0 and "5 approval links" in verified.stdout,
+        # Four asks (the first call, the other session, the other
+        # directory, the second use), the answer and the use.
+        expect(verified.returncode == 0 and "6 approval links" in verified.stdout,
                f"audit verify: {verified.returncode} {verified.stdout} {verified.stderr}")
         print(f"ok   {host.name}: {name} ({time.monotonic() - started:.1f} s)")
         return True
