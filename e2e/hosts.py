@@ -563,8 +563,9 @@ def wrapped_mcp_scenario(host):
     project's `.mcp.json`, wrapped by `palisade mcp wrap claude-code` (no
     hooks installed: the gateway alone decides). The model reads a secret
     file inside the server's root, which the server would serve, and a
-    harmless one. `palisade mcp unwrap` gives the file back byte for byte."""
-    name = "a wrapped MCP server's call is refused by the gateway, another runs"
+    harmless one, and writes a file with a credential, which the policy
+    replaces. `palisade mcp unwrap` gives the file back byte for byte."""
+    name = "a wrapped MCP server's calls are refused, run or rewritten by the gateway"
     modules = os.environ.get("MCP_MODULES")
     if not modules:
         print(f"FAIL {host.name}: {name}: the MCP servers' node_modules not found (set MCP_MODULES)")
@@ -587,39 +588,53 @@ def wrapped_mcp_scenario(host):
     config.mkdir()
     # Claude Code starts a project's servers once they are approved.
     (config / "settings.json").write_text(json.dumps({"enableAllProjectMcpServers": True}))
-    tool = "mcp__fs__read_text_file"
+    # The default policy, and credentials in a call's arguments replaced.
+    (root / "policy.yaml").write_text(
+        "extends: default\nchecks:\n"
+        "  - { id: keys-in-calls, stage: tool_use, type: secrets, on_fail: redact }\n"
+    )
+    read, write = "mcp__fs__read_text_file", "mcp__fs__write_file"
+    # The write comes first: after a read, the default policy's flow
+    # rules would ask about a write (the session has read a file).
     steps = [
-        {"tool": tool, "input": {"path": str(work / ".env")}},
-        {"tool": tool, "input": {"path": str(work / "notes.txt")}},
+        {"tool": write, "input": {"path": str(work / "out.txt"), "content": f"aws_access_key_id = {AWS_KEY}\n"}},
+        {"tool": read, "input": {"path": str(work / ".env")}},
+        {"tool": read, "input": {"path": str(work / "notes.txt")}},
     ]
     models = Models(root, {"steps": steps, "text": "Finished."})
     started = time.monotonic()
     try:
         # Every tool in the request (not found through a search first).
-        argv, env = host.command(root, work, models.port, hooks=False, tools=[tool],
+        argv, env = host.command(root, work, models.port, hooks=False, tools=[read, write],
                                  env={"ENABLE_TOOL_SEARCH": "false"})
-        done = subprocess.run([PALISADE, "mcp", "wrap", "claude-code", "--scope", "project"],
+        done = subprocess.run([PALISADE, "mcp", "wrap", "claude-code", "--scope", "project",
+                               "--policy", str(root / "policy.yaml")],
                               cwd=work, env=env, capture_output=True, text=True, timeout=60)
         expect(done.returncode == 0 and "fs: wrapped" in done.stdout,
                f"mcp wrap: {done.returncode} {done.stdout} {done.stderr}")
         entry = json.loads((work / ".mcp.json").read_text())["mcpServers"]["fs"]
-        expect(entry["command"] == PALISADE and entry["args"][:4] == ["mcp-proxy", "--name", "fs", "--"],
+        expect(entry["command"] == PALISADE and entry["args"][:2] == ["mcp-proxy", "--policy"]
+               and entry["args"][3:6] == ["--name", "fs", "--"],
                f"the entry is not wrapped: {entry}")
 
         run = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=120,
                              stdin=subprocess.DEVNULL)
         results = tool_results(models)
-        expect(len(results) == 2, f"the model got {len(results)} tool results: {results} "
+        expect(len(results) == 3, f"the model got {len(results)} tool results: {results} "
                                   f"{run.stdout[-800:]} {run.stderr[-800:]}")
         expect(SECRET not in models.seen(), "the secret file's content reached the model")
-        expect("blocked by policy" in results[0] and "secret-files" in results[0],
-               f"the refused call's result does not give Palisade's reason: {results[0]}")
-        expect("notes-marker-7Qx2" in results[1], f"the allowed call did not run: {results[1]}")
+        expect("blocked by policy" in results[1] and "secret-files" in results[1],
+               f"the refused call's result does not give Palisade's reason: {results[1]}")
+        expect("notes-marker-7Qx2" in results[2], f"the allowed call did not run: {results[2]}")
         flags = [c.get("is_error", False)
-                 for r in models.requests() if len(tool_results_of(r)) == 2
+                 for r in models.requests() if len(tool_results_of(r)) == 3
                  for m in r["body"]["messages"] if isinstance(m.get("content"), list)
                  for c in m["content"] if isinstance(c, dict) and c.get("type") == "tool_result"]
-        expect(flags[:2] == [True, False], f"the refused call is not an error to the model: {flags}")
+        expect(flags == [False, True, False], f"the refused call is not an error to the model: {flags}")
+        out = work / "out.txt"
+        written = out.read_text() if out.exists() else None
+        expect(written == "aws_access_key_id = [REDACTED:aws_access_key_id]\n",
+               f"the call carrying a credential was not forwarded rewritten: out.txt holds {written!r}")
 
         done = subprocess.run([PALISADE, "mcp", "unwrap", "claude-code", "--scope", "project"],
                               cwd=work, env=env, capture_output=True, text=True, timeout=60)
