@@ -130,6 +130,10 @@ class ClaudeCode:
     def shell_call(self, line):
         return {"tool": "Bash", "input": {"command": line, "description": "run it"}}
 
+    def shell_call_in(self, line, directory):
+        # Bash has no working directory of its own.
+        return self.shell_call(f"cd {directory} && {line}")
+
     def read_call(self, path):
         return {"tool": "Read", "input": {"file_path": str(path)}}
 
@@ -410,7 +414,7 @@ approvals: { ttl_secs: 900 }
 
 AGENT_KEY = "agent-secret-e2e-1"
 LEAD_KEY = "lead-secret-e2e-1"
-APPROVAL_ID = re.compile(r"palisade approvals approve ([0-9a-f-]{36}) --server (\S+?)`")
+APPROVAL_ID = re.compile(r"palisade approvals approve ([0-9a-f-]{36})(?: --server (\S+?))?`")
 
 
 def wait_for_results(models, host, n, what, deadline):
@@ -431,7 +435,8 @@ def palisade(*argv, key=None, cwd=None):
 
 
 def approvals_scenario(host):
-    """A host that cannot ask: the refused call names the command that
+    """A host that cannot ask (Codex, Gemini CLI; Claude Code in `-p` mode,
+    which takes an ask for a refusal): the refused call names the command that
     approves it; a person approves it with the real CLI; the agent's retry
     of the same call (in the same session) passes once; the same call from
     another session or with another working directory, and the approved
@@ -478,7 +483,11 @@ def approvals_scenario(host):
         found = APPROVAL_ID.search(first.replace("\\`", "`"))
         expect(found, f"the model was not told how to approve the call: {first}")
         approval, url = found.group(1), found.group(2)
-        expect(url == service.url, f"the block names the service {url}, not {service.url}")
+        # `palisade hook --server URL` names the service it asked; Claude
+        # Code's HTTP hook posts to the service, whose answer names none.
+        expect(url == service.url or (url is None and host.name == "claude-code"),
+               f"the block names the service {url}, not {service.url}")
+        url = service.url
 
         # The agent's own key may not approve.
         done = palisade("approvals", "approve", approval, "--server", url, key=AGENT_KEY)
@@ -665,8 +674,7 @@ def main():
             continue
         for title, call, check, opts in SCENARIOS:
             ok &= scenario(host, title, call, check, **opts)
-        if name in ("codex", "gemini-cli"):
-            ok &= approvals_scenario(host)
+        ok &= approvals_scenario(host)
         if name == "claude-code":
             ok &= scenario(host, "the HTTP hook blocks a recursive delete",
                            lambda h, w: h.shell_call("rm -rf victim"), delete_blocked, http=True)
