@@ -22,6 +22,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -475,7 +476,9 @@ def approvals_scenario(host):
         # One run of the host, in one session, with the time the other
         # scenarios give a run.
         with open(root / "host.log", "w") as log:
-            proc = subprocess.Popen(argv, cwd=work, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+            # A session of its own: stopped with its children on failure.
+            proc = subprocess.Popen(argv, cwd=work, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                    start_new_session=True)
         deadline = time.monotonic() + 120
 
         first = wait_for_results(models, proc, 1, "the first call's result", deadline)[0]
@@ -549,7 +552,7 @@ def approvals_scenario(host):
         return False
     finally:
         if proc and proc.poll() is None:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         models.stop()
         if service:
