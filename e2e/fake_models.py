@@ -7,16 +7,24 @@ records every request body so a test can tell what reached the model.
 Run: python3 fake_models.py SCRIPT.json RECORD.jsonl  (prints its port)
 SCRIPT: {"tool": NAME, "input": {...}, "text": "final answer"}; the tool
 names differ by host, so the test writes one script per run.
+Or several calls, one a turn: {"steps": [{"tool": …, "input": …,
+"wait": NAME}, …], "text": …}: the turn after N tool results answers step
+N; a step with `wait` is answered once the file NAME exists next to the
+script (the test makes it when it has done what must come first, such as
+approving a refused call), at most WAIT_SECS later.
 """
 
 import json
+import os
 import sys
 import threading
+import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SCRIPT_PATH, RECORD_PATH = sys.argv[1], sys.argv[2]
 LOCK = threading.Lock()
+WAIT_SECS = 90
 
 
 def script():
@@ -24,37 +32,46 @@ def script():
         return json.load(f)
 
 
+def step(tools, results):
+    """The call to answer with, given the tool names the host offers and
+    the number of tool results the conversation holds; None for text."""
+    s = script()
+    steps = s.get("steps") or [{"tool": s["tool"], "input": s["input"]}]
+    if results >= len(steps) or steps[results]["tool"] not in tools:
+        return None
+    wanted = steps[results]
+    if "wait" in wanted:
+        gate = os.path.join(os.path.dirname(os.path.abspath(SCRIPT_PATH)), wanted["wait"])
+        deadline = time.monotonic() + WAIT_SECS
+        while not os.path.exists(gate) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    return wanted
+
+
 def record(path, body):
     with LOCK, open(RECORD_PATH, "a") as f:
         f.write(json.dumps({"path": path, "body": body}) + "\n")
 
 
-def has_tool_result_anthropic(body):
+def tool_results_anthropic(body):
+    n = 0
     for m in body.get("messages", []):
         content = m.get("content")
         if isinstance(content, list):
-            for c in content:
-                if isinstance(c, dict) and c.get("type") == "tool_result":
-                    return True
-    return False
+            n += sum(1 for c in content if isinstance(c, dict) and c.get("type") == "tool_result")
+    return n
 
 
-def has_tool_result_openai(body):
-    for item in body.get("input", []) or []:
-        if isinstance(item, dict) and item.get("type") in (
-            "function_call_output",
-            "custom_tool_call_output",
-        ):
-            return True
-    return False
+def tool_results_openai(body):
+    return sum(
+        1
+        for item in body.get("input", []) or []
+        if isinstance(item, dict) and item.get("type") in ("function_call_output", "custom_tool_call_output")
+    )
 
 
-def has_tool_result_gemini(body):
-    for c in body.get("contents", []):
-        for p in c.get("parts", []):
-            if "functionResponse" in p:
-                return True
-    return False
+def tool_results_gemini(body):
+    return sum(1 for c in body.get("contents", []) for p in c.get("parts", []) if "functionResponse" in p)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -125,7 +142,7 @@ class Handler(BaseHTTPRequestHandler):
     def anthropic(self, body):
         s = script()
         tools = [t.get("name") for t in body.get("tools", []) or []]
-        call = s["tool"] in tools and not has_tool_result_anthropic(body)
+        call = step(tools, tool_results_anthropic(body))
         mid = "msg_" + uuid.uuid4().hex[:20]
         model = body.get("model", "claude")
         start = {
@@ -141,9 +158,9 @@ class Handler(BaseHTTPRequestHandler):
             tid = "toolu_" + uuid.uuid4().hex[:20]
             events += [
                 ("content_block_start", {"type": "content_block_start", "index": 0,
-                  "content_block": {"type": "tool_use", "id": tid, "name": s["tool"], "input": {}}}),
+                  "content_block": {"type": "tool_use", "id": tid, "name": call["tool"], "input": {}}}),
                 ("content_block_delta", {"type": "content_block_delta", "index": 0,
-                  "delta": {"type": "input_json_delta", "partial_json": json.dumps(s["input"])}}),
+                  "delta": {"type": "input_json_delta", "partial_json": json.dumps(call["input"])}}),
                 ("content_block_stop", {"type": "content_block_stop", "index": 0}),
             ]
             stop = "tool_use"
@@ -174,15 +191,15 @@ class Handler(BaseHTTPRequestHandler):
         names = []
         for t in body.get("tools", []) or []:
             names.append(t.get("name") or (t.get("function") or {}).get("name"))
-        call = s["tool"] in names and not has_tool_result_openai(body)
+        call = step(names, tool_results_openai(body))
         rid = "resp_" + uuid.uuid4().hex[:20]
         base = {"id": rid, "object": "response", "created_at": 0, "model": body.get("model", "m"),
                 "status": "in_progress", "output": []}
         events = [("response.created", {"type": "response.created", "response": base})]
         if call:
             item = {"type": "function_call", "id": "fc_" + uuid.uuid4().hex[:16],
-                    "call_id": "call_" + uuid.uuid4().hex[:16], "name": s["tool"],
-                    "arguments": json.dumps(s["input"]), "status": "completed"}
+                    "call_id": "call_" + uuid.uuid4().hex[:16], "name": call["tool"],
+                    "arguments": json.dumps(call["input"]), "status": "completed"}
         else:
             item = {"type": "message", "id": "msg_" + uuid.uuid4().hex[:16], "role": "assistant",
                     "status": "completed",
@@ -203,9 +220,9 @@ class Handler(BaseHTTPRequestHandler):
         for t in body.get("tools", []) or []:
             for f in t.get("functionDeclarations", []) or []:
                 names.append(f.get("name"))
-        call = s["tool"] in names and not has_tool_result_gemini(body)
+        call = step(names, tool_results_gemini(body))
         if call:
-            parts = [{"functionCall": {"name": s["tool"], "args": s["input"]}}]
+            parts = [{"functionCall": {"name": call["tool"], "args": call["input"]}}]
         else:
             parts = [{"text": s.get("text", "Done.") if names else '{"next_speaker": "user", "reasoning": "done"}'}]
         answer = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
