@@ -80,6 +80,8 @@ pub struct Guard {
 struct Approvals {
     store: Arc<dyn ApprovalStore>,
     ttl_ms: u64,
+    /// What approval URLs start with (no trailing `/`); none: a path.
+    base_url: Option<String>,
 }
 
 /// Flow sessions kept in a [`SharedState`]: read before a decision,
@@ -285,7 +287,18 @@ impl Guard {
         self.approvals = Some(Approvals {
             store,
             ttl_ms: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX),
+            base_url: None,
         });
+        self
+    }
+
+    /// Approval URLs of decisions start with `base` (the service's address
+    /// as approvers reach it, `https://guard.example.com`) rather than
+    /// being a path. No effect without [`Guard::with_approvals`].
+    pub fn with_approvals_base_url(mut self, base: impl Into<String>) -> Self {
+        if let Some(a) = &mut self.approvals {
+            a.base_url = Some(base.into().trim_end_matches('/').to_owned());
+        }
         self
     }
 

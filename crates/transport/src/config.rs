@@ -82,6 +82,11 @@ pub struct ApprovalsConfig {
     /// With `state.redis` approvals are kept in Redis instead, shared by
     /// the replicas.
     pub path: Option<PathBuf>,
+    /// The service's address as those who answer approvals reach it
+    /// (`https://guard.example.com`): decisions then carry absolute
+    /// approval URLs, and hooks' messages name it. Absent: the path
+    /// (`/v1/approvals/ID`).
+    pub base_url: Option<String>,
 }
 
 impl Default for ApprovalsConfig {
@@ -89,6 +94,7 @@ impl Default for ApprovalsConfig {
         ApprovalsConfig {
             ttl_secs: 900,
             path: None,
+            base_url: None,
         }
     }
 }
@@ -524,6 +530,26 @@ impl ServiceConfig {
                 ),
             );
         }
+        if let Some(url) = &self.approvals.base_url {
+            let scheme = url
+                .strip_prefix("https://")
+                .or_else(|| url.strip_prefix("http://"));
+            let ok = scheme.is_some_and(|rest| {
+                let host = rest.split('/').next().unwrap_or("");
+                !host.is_empty()
+                    && !rest.contains(['?', '#'])
+                    && !rest.chars().any(|c| c.is_whitespace() || c.is_control())
+            });
+            if !ok {
+                err(
+                    "/approvals/base_url".into(),
+                    format!(
+                        "`base_url` must be an http:// or https:// address with a host and no query or fragment (`https://guard.example.com`); got {}",
+                        serde_json::Value::String(url.clone())
+                    ),
+                );
+            }
+        }
         if let Some(r) = &self.rate_limits {
             if r.per_agent.requests == 0 {
                 err(
@@ -662,6 +688,30 @@ mod tests {
             .into_iter()
             .map(|e| (e.pointer, e.message))
             .collect()
+    }
+
+    #[test]
+    fn an_approvals_base_url_is_an_address() {
+        for bad in [
+            "guard.example.com",
+            "ftp://guard.example.com",
+            "https://",
+            "https://guard.example.com/?x=1",
+            "https://guard example.com",
+        ] {
+            let e = errors(&format!("approvals: {{ base_url: {bad:?} }}\n"));
+            assert_eq!(e.len(), 1, "{bad}: {e:?}");
+            assert_eq!(e[0].0, "/approvals/base_url");
+            assert!(e[0].1.contains("http:// or https://"), "{e:?}");
+        }
+        let c = ServiceConfig::from_yaml_str(
+            "approvals: { base_url: \"https://guard.example.com/palisade\" }\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c.approvals.base_url.as_deref(),
+            Some("https://guard.example.com/palisade")
+        );
     }
 
     #[test]

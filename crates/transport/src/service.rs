@@ -320,6 +320,9 @@ impl Service {
             let mut guard = Guard::new(engine, &config.guard)?;
             if let Some(store) = &approvals {
                 guard = guard.with_approvals(store.clone(), approvals_ttl);
+                if let Some(base) = &config.approvals.base_url {
+                    guard = guard.with_approvals_base_url(base.clone());
+                }
             }
             if let Some(sink) = &audit {
                 guard = guard.with_audit(sink.clone());

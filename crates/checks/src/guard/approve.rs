@@ -263,7 +263,10 @@ impl Guard {
                 decision.approval = Some(palisade_protocol::Approval {
                     expires_at: approvals::rfc3339(approval.expires_ms),
                     bound: approval.bound,
-                    url: approvals::url(&approval.id),
+                    url: match &approvals.base_url {
+                        Some(base) => format!("{base}{}", approvals::url(&approval.id)),
+                        None => approvals::url(&approval.id),
+                    },
                     id: approval.id,
                 });
             }

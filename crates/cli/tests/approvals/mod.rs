@@ -718,3 +718,41 @@ fn a_hook_says_where_to_approve_and_its_retry_passes_once() {
         .run()
         .code(0);
 }
+
+#[test]
+fn with_a_base_url_approvals_are_absolute_and_hook_answers_name_the_server() {
+    let dir = TempDir::new("approvals-base-url");
+    let cfg = config(
+        &dir,
+        "approvals: { base_url: \"https://guard.example.com/\" }\n",
+    );
+    let (server, addr) = start(&dir, &cfg);
+    let asked = check(&addr, AGENT, &deploy());
+    let id = asked["approval"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        asked["approval"]["url"],
+        format!("https://guard.example.com/v1/approvals/{id}"),
+        "{asked}"
+    );
+    // A coding agent's hook posted straight to the service (Claude Code's
+    // HTTP hook): the message names the server to approve at.
+    let payload = json!({
+        "session_id": "s-9", "hook_event_name": "PreToolUse", "cwd": "/repo",
+        "tool_name": "deploy", "tool_input": {"service": "api"}
+    });
+    let (status, answer) = http(
+        &addr,
+        "POST",
+        "/v1/hooks/claude-code",
+        AGENT,
+        Some(&payload),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let text = answer.to_string();
+    assert!(
+        text.contains("palisade approvals approve ")
+            && text.contains("--server https://guard.example.com"),
+        "{text}"
+    );
+    stop(server);
+}
