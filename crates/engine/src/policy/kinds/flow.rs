@@ -239,23 +239,28 @@ impl Flow {
             return None;
         }
         let tool = cx.request.tool.as_ref()?;
-        let effect = effects::category_of(tool)?;
-        let judged = if self.intent == 0 {
-            side_effects()
-        } else {
-            self.intent
-        };
-        if judged & effect.bit() == 0 {
-            return None;
-        }
         let step = session.instructed_step()?;
+        let what = match effects::category_of(tool) {
+            // A call whose effect cannot be told, after instructions to
+            // the agent: it may be the one they asked for.
+            None => "does what neither its name, its arguments nor a description tells".to_owned(),
+            Some(effect) => {
+                let judged = if self.intent == 0 {
+                    side_effects()
+                } else {
+                    self.intent
+                };
+                if judged & effect.bit() == 0 {
+                    return None;
+                }
+                format!("{} (effect `{}`)", effect.verb(), effect.name())
+            }
+        };
         Some(found(
             "/tool/name",
             format!(
-                "`{}` {} (effect `{}`) after {} brought instructions addressed to the agent into the session ({})",
+                "`{}` {what} after {} brought instructions addressed to the agent into the session ({})",
                 tool.name,
-                effect.verb(),
-                effect.name(),
                 describe(step),
                 step.instructed.as_deref().unwrap_or("instructions")
             ),
@@ -923,7 +928,7 @@ const FIELDS: &[Field] = &[
         required: false,
         schema: || {
             json!({
-                "description": "`provenance`: after a tool output in which the built-in detector finds instructions addressed to the agent (as an `addressed_instructions` check does), every call of a side effect — one of `intent`'s effects, or any effect but reading when `intent` names none — is judged, whether a request of the user asked for that effect or not (default false).",
+                "description": "`provenance`: after a tool output in which the built-in detector finds instructions addressed to the agent (as an `addressed_instructions` check does), every call of a side effect — one of `intent`'s effects, or any effect but reading when `intent` names none — and every call whose effect cannot be told is judged, whether a request of the user asked for that effect or not (default false).",
                 "type": "boolean",
             })
         },
