@@ -803,12 +803,7 @@ fn name_only_reads(words: &[String]) -> Option<String> {
 /// The first word of a description that is a verb of [`VERBS`] or of
 /// the flow rule's, within its first sentence.
 fn first_verb(description: &str) -> Option<(Category, String)> {
-    let first = description.split(['.', '\n']).next().unwrap_or(description);
-    for word in first
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .take(12)
-    {
+    for word in crate::flow::effects::leading_words(description) {
         let w = word.to_lowercase();
         for (category, verbs) in VERBS {
             if verbs.contains(&w.as_str()) {

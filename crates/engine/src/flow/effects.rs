@@ -468,16 +468,21 @@ pub(crate) fn is_sink_tool(tool: &palisade_protocol::Tool) -> bool {
     }
 }
 
+/// The first twelve words of a description's first sentence: where what
+/// a tool does is said.
+pub(crate) fn leading_words(description: &str) -> impl Iterator<Item = &str> {
+    let first = description.split(['.', '\n']).next().unwrap_or(description);
+    first
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(12)
+}
+
 /// The effect the first word of a tool's description's first sentence
 /// names that says one (`Sends …`, `Deletes …`, `Looks up …`), read as a
 /// tool's name is; none in its first twelve words: none.
 fn described(description: &str) -> Option<Effect> {
-    let first = description.split(['.', '\n']).next().unwrap_or(description);
-    for word in first
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .take(12)
-    {
+    for word in leading_words(description) {
         let w = word.to_lowercase();
         let stems = [Some(w.as_str()), w.strip_suffix("es"), w.strip_suffix('s')];
         for stem in stems.into_iter().flatten().filter(|s| s.len() > 1) {
