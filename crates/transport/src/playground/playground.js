@@ -388,6 +388,196 @@
     }
   }
 
+  // ---- approvals -----------------------------------------------------------
+
+  // The cards shown, by approval id: each keeps its note field while the
+  // list is refreshed.
+  const cards = new Map();
+  // The service's clock minus this page's (from the Date header), so that
+  // a countdown is right on a machine whose clock is off.
+  let skewMs = 0;
+  // Whether the last load of the list succeeded: only then does the list
+  // refresh itself.
+  let approvalsShown = false;
+  let approvalsLoading = false;
+  let cardCount = 0;
+
+  function remaining(ms) {
+    if (ms <= 0) return "expired (the service refuses it now)";
+    const s = Math.ceil(ms / 1000);
+    const m = Math.floor(s / 60);
+    const h = Math.floor(m / 60);
+    const two = (n) => String(n).padStart(2, "0");
+    return "expires in " + (h > 0 ? h + ":" + two(m % 60) : String(m)) + ":" + two(s % 60);
+  }
+
+  function tick() {
+    const now = Date.now() + skewMs;
+    for (const card of cards.values()) {
+      card.countdown.textContent = Number.isFinite(card.expires)
+        ? remaining(card.expires - now) + " (at " + new Date(card.expires - skewMs).toLocaleTimeString() + ")"
+        : "expiry unknown";
+    }
+  }
+
+  function fact(list, term) {
+    list.appendChild(el("dt", term));
+    const dd = el("dd");
+    list.appendChild(dd);
+    return dd;
+  }
+
+  function newCard(id) {
+    const n = ++cardCount;
+    const li = el("li", null, "approval");
+    li.dataset.id = id;
+    const head = el("div", null, "approval-head");
+    head.id = "approval-" + n;
+    const tool = el("code", null, "approval-tool");
+    const stage = el("span", null, "approval-stage");
+    const countdown = el("span", null, "approval-expiry");
+    head.append(el("span", "pending", "decision decision-ask"), tool, stage, countdown);
+    li.appendChild(head);
+    const facts = el("dl", null, "approval-facts");
+    const bound = el("code", null, "approval-bound");
+    fact(facts, "Bound to").appendChild(bound);
+    const session = fact(facts, "Session");
+    const checks = fact(facts, "Asked by");
+    const requested = fact(facts, "Requested by");
+    const idCell = el("code", null, "approval-id");
+    fact(facts, "Approval").appendChild(idCell);
+    li.appendChild(facts);
+    const actions = el("div", null, "actions");
+    const noteLabel = el("label", "Note (optional)");
+    const note = document.createElement("input");
+    note.type = "text";
+    note.maxLength = 2000;
+    note.className = "approval-note";
+    note.spellcheck = false;
+    noteLabel.appendChild(note);
+    const approve = el("button", "Approve", "approve");
+    const deny = el("button", "Deny", "deny");
+    for (const b of [approve, deny]) {
+      b.type = "button";
+      b.setAttribute("aria-describedby", head.id);
+    }
+    actions.append(noteLabel, approve, deny);
+    li.appendChild(actions);
+    const card = { li, tool, stage, countdown, bound, session, checks, requested, idCell, note, approve, deny, expires: NaN };
+    approve.addEventListener("click", () => answerApproval(id, "approve", card));
+    deny.addEventListener("click", () => answerApproval(id, "deny", card));
+    return card;
+  }
+
+  function fillCard(card, a) {
+    card.tool.textContent = a.tool || "(no tool)";
+    card.stage.textContent = a.stage || "";
+    card.bound.textContent = typeof a.bound === "string" ? a.bound.slice(0, 16) + "…" : "";
+    card.bound.title = "SHA-256 of the call: " + (a.bound || "");
+    card.bound.dataset.bound = a.bound || "";
+    card.session.textContent = a.sessionId || "(none)";
+    const checks = Array.isArray(a.checks) ? a.checks.join(", ") : "";
+    card.checks.textContent = (checks ? checks + ": " : "") + (a.message || "");
+    card.requested.textContent =
+      (a.requestedBy || "(no key)") + (a.agent ? ", agent " + a.agent : "") +
+      (a.requestId ? ", request " + a.requestId : "");
+    card.idCell.textContent = a.id;
+    card.expires = Date.parse(a.expiresAt);
+    card.countdown.title = "expires at " + (a.expiresAt || "?");
+  }
+
+  function clearCards() {
+    cards.clear();
+    $("approvals").replaceChildren();
+  }
+
+  async function loadApprovals(manual) {
+    if (approvalsLoading) return;
+    approvalsLoading = true;
+    const status = $("approvals-status");
+    if (manual) {
+      $("approvals-error").textContent = "";
+      $("approvals-done").textContent = "";
+    }
+    try {
+      const response = await fetch("/v1/approvals?state=pending", { headers: headers() });
+      if (!response.ok) throw new Error(await failure(response));
+      const date = Date.parse(response.headers.get("Date") || "");
+      if (Number.isFinite(date)) skewMs = date - Date.now();
+      const list = await response.json();
+      const approvals = Array.isArray(list.approvals) ? list.approvals : [];
+      const seen = new Set();
+      const ul = $("approvals");
+      approvals.forEach((a, i) => {
+        if (typeof a.id !== "string" || seen.has(a.id)) return;
+        seen.add(a.id);
+        let card = cards.get(a.id);
+        if (!card) {
+          card = newCard(a.id);
+          cards.set(a.id, card);
+        }
+        fillCard(card, a);
+        // Moved only when out of place, so that a note being typed keeps
+        // its focus.
+        if (ul.children[i] !== card.li) ul.insertBefore(card.li, ul.children[i] || null);
+      });
+      for (const [id, card] of cards) {
+        if (!seen.has(id)) {
+          card.li.remove();
+          cards.delete(id);
+        }
+      }
+      status.classList.remove("error");
+      const time = new Date().toLocaleTimeString();
+      status.textContent =
+        "Tenant " + list.tenant + ": " +
+        (seen.size === 0 ? "no pending approvals" : seen.size + " pending") + " (at " + time + ").";
+      approvalsShown = true;
+      $("approvals-load").textContent = "Refresh";
+      tick();
+    } catch (e) {
+      status.textContent = e.message;
+      status.classList.add("error");
+      approvalsShown = false;
+      clearCards();
+    } finally {
+      approvalsLoading = false;
+    }
+  }
+
+  async function answerApproval(id, decision, card) {
+    const error = $("approvals-error");
+    const done = $("approvals-done");
+    error.textContent = "";
+    done.textContent = "";
+    const verb = decision === "approve" ? "Approve" : "Deny";
+    const body = { decision };
+    const note = card.note.value.trim();
+    if (note) body.note = note;
+    card.approve.disabled = true;
+    card.deny.disabled = true;
+    try {
+      const response = await fetch("/v1/approvals/" + encodeURIComponent(id), {
+        method: "POST",
+        headers: headers({ "Content-Type": "application/json" }),
+        body: JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(await failure(response));
+      const a = await response.json();
+      done.textContent =
+        a.state === "approved"
+          ? "Approved " + a.id + ": the same call, sent again with approvalId " + a.id +
+            ", passes once until " + a.expiresAt + "."
+          : "Denied " + a.id + ": the call sent again with it is refused.";
+    } catch (e) {
+      error.textContent = verb + " " + id + " was refused: " + e.message;
+    } finally {
+      card.approve.disabled = false;
+      card.deny.disabled = false;
+      await loadApprovals(false);
+    }
+  }
+
   // ---- wiring --------------------------------------------------------------
 
   function useExample(example) {
@@ -416,6 +606,11 @@
     });
     $("stream").addEventListener("click", stream);
     $("audit").addEventListener("click", audit);
+    $("approvals-load").addEventListener("click", () => loadApprovals(true));
+    setInterval(() => {
+      if (approvalsShown && $("approvals-auto").checked && !document.hidden) loadApprovals(false);
+    }, 5000);
+    setInterval(tick, 1000);
     loadPolicy();
   });
 })();
