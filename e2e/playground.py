@@ -340,6 +340,25 @@ def fact(element, term):
     return element.find_element(By.XPATH, f".//dt[.='{term}']/following-sibling::dd[1]").text
 
 
+def compare(shown, call):
+    """Types `call` into the card's comparison and compares: the result and what it shows."""
+    details = shown.find_element(By.CSS_SELECTOR, "details.compare")
+    if details.get_attribute("open") is None:
+        details.find_element(By.TAG_NAME, "summary").click()
+    field = details.find_element(By.CSS_SELECTOR, ".compare-call")
+    field.click()
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.DELETE)
+    field.send_keys(json.dumps(call))
+    details.find_element(By.XPATH, ".//button[.='Compare']").click()
+    result = details.find_element(By.CSS_SELECTOR, ".compare-result")
+    try:
+        WebDriverWait(details, 10).until(lambda _: result.text)
+    except Exception as e:
+        raise Failure(f"comparing {call} says nothing") from e
+    return result.text, details.find_element(By.CSS_SELECTOR, ".compare-shown").text
+
+
 def refresh_as(driver, key):
     type_into(driver, "key", key)
     driver.find_element(By.ID, "approvals-load").click()
@@ -368,6 +387,18 @@ def scenario_approve(driver, server):
     if not re.fullmatch(r"expires in 1[45]:\d\d \(at .+\)", countdown):
         raise Failure(f"the countdown of a 900 s approval says {countdown!r}")
     wait_text(driver, "approvals-status", lambda t: t.startswith("Tenant default: 1 pending"), "one pending")
+    # The arguments, shown once the person has the call the approval is
+    # bound to: another value is another call.
+    said, _ = compare(shown, deploy("s-7", {"service": "api", "replicas": 4}))
+    if not said.startswith("Does not match"):
+        raise Failure(f"replicas 4 compared with the approval of replicas 3: {said!r}")
+    said, _ = compare(shown, deploy("s-8", {"service": "api", "replicas": 3}))
+    if not said.startswith("Does not match"):
+        raise Failure(f"another session compared with the approval: {said!r}")
+    said, bound_to = compare(shown, {"tool": {"arguments": {"replicas": 3.0, "service": "api"}, "name": "deploy"},
+                                     "sessionId": "s-7", "requestId": "another"})
+    if not said.startswith("Matches") or bound_to != '{"arguments":{"replicas":3,"service":"api"}}':
+        raise Failure(f"the call approved compared with its approval: {said!r}, {bound_to!r}")
     driver.execute_script("document.getElementById('approvals-section').scrollIntoView()")
     driver.save_screenshot(str(ARTIFACTS / "playground-approvals.png"))
     shown.find_element(By.CSS_SELECTOR, ".approval-note").send_keys("release 4.2")
@@ -405,10 +436,17 @@ def scenario_deny(driver, server):
 def scenario_markup(driver, server):
     tool = "deploy" + HOSTILE
     session = "<b>s-9</b>" + HOSTILE
-    approval = asked(server, deploy(session, {"service": HOSTILE, "note": "<script>alert(1)</script>"}, tool=tool))
+    call = deploy(session, {"service": HOSTILE, "note": "<script>alert(1)</script>"}, tool=tool,
+                  context={"cwd": "/srv/<i>app</i>"})
+    approval = asked(server, call)
     driver.find_element(By.ID, "approvals-load").click()
     shown = card(driver, approval["id"])
-    if driver.find_elements(By.CSS_SELECTOR, "#approvals img, #approvals b, #approvals script"):
+    said, bound_to = compare(shown, call)
+    if not said.startswith("Matches") or HOSTILE not in said + bound_to or "<script>" not in bound_to:
+        raise Failure(f"the call's arguments are not shown as text: {said!r}, {bound_to!r}")
+    if json.loads(bound_to) != {"arguments": call["tool"]["arguments"], "context": call["context"]}:
+        raise Failure(f"the comparison shows {bound_to!r}")
+    if driver.find_elements(By.CSS_SELECTOR, "#approvals img, #approvals b, #approvals i, #approvals script"):
         raise Failure("markup from the call became elements of the page")
     if shown.find_element(By.CSS_SELECTOR, ".approval-tool").text != tool or fact(shown, "Session") != session:
         raise Failure(f"the call's markup is not shown as text: {shown.text!r}")

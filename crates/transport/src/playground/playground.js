@@ -388,6 +388,145 @@
     }
   }
 
+  // ---- what an approval is bound to ----------------------------------------
+
+  // Canonical JSON as the service writes it (PROTOCOL.md §4.10): no
+  // whitespace, members sorted by their names' UTF-8 bytes, numbers by
+  // value without an exponent. A number this page cannot read exactly (an
+  // integer beyond 2^53) gives another text, so another digest: a call
+  // never matches an approval it is not bound to.
+  const utf8 = new TextEncoder();
+
+  function byUtf8(a, b) {
+    const x = utf8.encode(a);
+    const y = utf8.encode(b);
+    for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return x.length - y.length;
+  }
+
+  function canonicalNumber(n) {
+    if (!Number.isFinite(n)) throw new Error("a number out of range");
+    if (n === 0) return "0";
+    const text = String(n);
+    const m = /^(-?)(\d)(?:\.(\d+))?e([+-])(\d+)$/.exec(text);
+    if (!m) return text;
+    const digits = m[2] + (m[3] || "");
+    const exp = parseInt(m[5], 10);
+    if (m[4] === "+") return m[1] + digits + "0".repeat(exp - (digits.length - 1));
+    return m[1] + "0." + "0".repeat(exp - 1) + digits;
+  }
+
+  function canonical(value) {
+    if (value === null) return "null";
+    if (typeof value === "boolean") return value ? "true" : "false";
+    if (typeof value === "number") return canonicalNumber(value);
+    if (typeof value === "string") return JSON.stringify(value);
+    if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
+    const names = Object.keys(value).sort(byUtf8);
+    return "{" + names.map((k) => JSON.stringify(k) + ":" + canonical(value[k])).join(",") + "}";
+  }
+
+  // The member of `call` at `path`, or null.
+  function member(call, ...path) {
+    let v = call;
+    for (const name of path) {
+      if (v === null || typeof v !== "object" || Array.isArray(v) || !(name in v)) return null;
+      v = v[name];
+    }
+    return v === undefined ? null : v;
+  }
+
+  // What an approval of `tenant` at `stage` binds of `call`: the subject
+  // whose canonical JSON's SHA-256 is `approval.bound`.
+  function subjectOf(tenant, stage, call) {
+    const tools = stage === "tool_use" || stage === "tool_output";
+    const context = {};
+    for (const name of ["cwd", "home", "workspaceRoot"]) {
+      const v = member(call, "context", name);
+      if (v !== null) context[name] = v;
+    }
+    return {
+      v: 1,
+      tenant,
+      stage,
+      session: member(call, "sessionId"),
+      tool: member(call, "tool", "name"),
+      arguments: tools ? member(call, "tool", "arguments") : null,
+      action: null,
+      content: stage === "tool_use" ? null : member(call, "content"),
+      output: stage === "tool_output" ? member(call, "tool", "output") : null,
+      error: stage === "tool_output" ? member(call, "tool", "error") : null,
+      context,
+    };
+  }
+
+  async function sha256(text) {
+    const digest = await crypto.subtle.digest("SHA-256", utf8.encode(text));
+    return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  // Compares the call typed into a card with the approval it shows.
+  async function compare(card) {
+    const result = card.compareResult;
+    const shown = card.compareShown;
+    result.className = "compare-result";
+    shown.hidden = true;
+    shown.textContent = "";
+    const a = card.approval;
+    if (a.stage === "action") {
+      result.textContent =
+        "This page does not compare an action: the service binds an action as it reads it.";
+      return;
+    }
+    if (!window.isSecureContext || !window.crypto || !crypto.subtle) {
+      result.textContent =
+        "This browser computes SHA-256 only for a page served over HTTPS or from localhost.";
+      result.classList.add("error");
+      return;
+    }
+    let call;
+    try {
+      call = JSON.parse(card.call.value);
+    } catch (e) {
+      result.textContent = "The call is not JSON: " + e.message;
+      result.classList.add("error");
+      return;
+    }
+    if (call === null || typeof call !== "object" || Array.isArray(call)) {
+      result.textContent = "The call is not a JSON object (a v1 CheckRequest).";
+      result.classList.add("error");
+      return;
+    }
+    const subject = subjectOf(a.tenant, a.stage, call);
+    let digest;
+    try {
+      digest = await sha256(canonical(subject));
+    } catch (e) {
+      result.textContent = "The call cannot be compared: " + e.message;
+      result.classList.add("error");
+      return;
+    }
+    if (digest === a.bound) {
+      result.textContent =
+        "Matches: approving lets exactly this call through once — tool " + (subject.tool ?? "(none)") +
+        ", session " + (subject.session ?? "(none)") + ", with:";
+      result.classList.add("done");
+      const bound = a.stage === "tool_use" || a.stage === "tool_output"
+        ? { arguments: subject.arguments, output: subject.output, error: subject.error }
+        : { content: subject.content };
+      if (Object.keys(subject.context).length) bound.context = subject.context;
+      for (const k of Object.keys(bound)) if (bound[k] === null) delete bound[k];
+      shown.textContent = canonical(bound);
+      shown.hidden = false;
+    } else {
+      result.textContent =
+        "Does not match: this approval is not for that call (its digest is " + digest.slice(0, 16) +
+        "…, the approval's " + a.bound.slice(0, 16) + "…). Another value, session, working " +
+        "directory or tenant is another call.";
+      result.classList.add("error");
+    }
+  }
+
   // ---- approvals -----------------------------------------------------------
 
   // The cards shown, by approval id: each keeps its note field while the
@@ -463,13 +602,34 @@
     }
     actions.append(noteLabel, approve, deny);
     li.appendChild(actions);
-    const card = { li, tool, stage, countdown, bound, session, checks, requested, idCell, note, approve, deny, expires: NaN };
+    const details = el("details", null, "compare");
+    details.appendChild(el("summary", "Compare with a call"));
+    const callLabel = el("label", "The call as the agent sends it (v1 CheckRequest, JSON)");
+    const call = document.createElement("textarea");
+    call.className = "compare-call";
+    call.rows = 5;
+    call.spellcheck = false;
+    callLabel.appendChild(call);
+    const compareButton = el("button", "Compare", "compare-button");
+    compareButton.type = "button";
+    const compareResult = el("p", null, "compare-result");
+    compareResult.setAttribute("role", "status");
+    const compareShown = el("pre", null, "compare-shown");
+    compareShown.hidden = true;
+    details.append(callLabel, compareButton, compareResult, compareShown);
+    li.appendChild(details);
+    const card = {
+      li, tool, stage, countdown, bound, session, checks, requested, idCell, note, approve, deny,
+      call, compareResult, compareShown, approval: null, expires: NaN,
+    };
+    compareButton.addEventListener("click", () => compare(card));
     approve.addEventListener("click", () => answerApproval(id, "approve", card));
     deny.addEventListener("click", () => answerApproval(id, "deny", card));
     return card;
   }
 
   function fillCard(card, a) {
+    card.approval = a;
     card.tool.textContent = a.tool || "(no tool)";
     card.stage.textContent = a.stage || "";
     card.bound.textContent = typeof a.bound === "string" ? a.bound.slice(0, 16) + "…" : "";
