@@ -402,6 +402,9 @@ def scenario_approve(driver, server):
     driver.execute_script("document.getElementById('approvals-section').scrollIntoView()")
     driver.save_screenshot(str(ARTIFACTS / "playground-approvals.png"))
     shown.find_element(By.CSS_SELECTOR, ".approval-note").send_keys("release 4.2")
+    # The list refreshes itself; the note typed stays.
+    before = driver.find_element(By.ID, "approvals-status").text
+    wait_text(driver, "approvals-status", lambda t: t != before and "1 pending" in t, "the list refreshes itself")
     shown.find_element(By.XPATH, ".//button[.='Approve']").click()
     wait_text(driver, "approvals-done", lambda t: t.startswith(f"Approved {approval['id']}"), "approved")
     gone(driver, approval["id"], "approved")
@@ -422,8 +425,8 @@ def scenario_approve(driver, server):
 def scenario_deny(driver, server):
     request = deploy("s-8", {"service": "billing", "replicas": 1})
     approval = asked(server, request)
-    driver.find_element(By.ID, "approvals-load").click()
-    shown = card(driver, approval["id"])
+    # Listed without a click: the panel refreshes every 5 s.
+    shown = card(driver, approval["id"], timeout=12)
     shown.find_element(By.XPATH, ".//button[.='Deny']").click()
     wait_text(driver, "approvals-done", lambda t: t.startswith(f"Denied {approval['id']}"), "denied")
     gone(driver, approval["id"], "denied")

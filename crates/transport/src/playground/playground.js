@@ -539,6 +539,7 @@
   // refresh itself.
   let approvalsShown = false;
   let approvalsLoading = false;
+  let approvalsAgain = false;
   let cardCount = 0;
 
   function remaining(ms) {
@@ -652,13 +653,18 @@
   }
 
   async function loadApprovals(manual) {
-    if (approvalsLoading) return;
-    approvalsLoading = true;
-    const status = $("approvals-status");
     if (manual) {
       $("approvals-error").textContent = "";
       $("approvals-done").textContent = "";
     }
+    if (approvalsLoading) {
+      // One more load once this one is done: an answer given meanwhile
+      // is then shown.
+      approvalsAgain = true;
+      return;
+    }
+    approvalsLoading = true;
+    const status = $("approvals-status");
     try {
       const response = await fetch("/v1/approvals?state=pending", { headers: headers() });
       if (!response.ok) throw new Error(await failure(response));
@@ -668,8 +674,9 @@
       const approvals = Array.isArray(list.approvals) ? list.approvals : [];
       const seen = new Set();
       const ul = $("approvals");
-      approvals.forEach((a, i) => {
-        if (typeof a.id !== "string" || seen.has(a.id)) return;
+      let position = 0;
+      for (const a of approvals) {
+        if (!a || typeof a.id !== "string" || seen.has(a.id)) continue;
         seen.add(a.id);
         let card = cards.get(a.id);
         if (!card) {
@@ -679,8 +686,9 @@
         fillCard(card, a);
         // Moved only when out of place, so that a note being typed keeps
         // its focus.
-        if (ul.children[i] !== card.li) ul.insertBefore(card.li, ul.children[i] || null);
-      });
+        if (ul.children[position] !== card.li) ul.insertBefore(card.li, ul.children[position] || null);
+        position += 1;
+      }
       for (const [id, card] of cards) {
         if (!seen.has(id)) {
           card.li.remove();
@@ -702,6 +710,10 @@
       clearCards();
     } finally {
       approvalsLoading = false;
+      if (approvalsAgain) {
+        approvalsAgain = false;
+        await loadApprovals(false);
+      }
     }
   }
 
