@@ -455,6 +455,8 @@ def scenario_markup(driver, server):
         raise Failure(f"the call's markup is not shown as text: {shown.text!r}")
     if driver.title != "Palisade playground":
         raise Failure(f"a call's markup ran: the title is {driver.title!r}")
+    driver.execute_script("arguments[0].scrollIntoView()", shown)
+    driver.save_screenshot(str(ARTIFACTS / "playground-approvals-markup.png"))
     return approval
 
 
@@ -514,7 +516,7 @@ def scenario_expired(driver, server):
     auto.click()
     shown = card(driver, approval["id"])
     try:
-        WebDriverWait(driver, 10).until(
+        WebDriverWait(driver, 15).until(
             lambda d: shown.find_element(By.CSS_SELECTOR, ".approval-expiry").text.startswith("expired")
         )
     except Exception as e:
@@ -554,7 +556,7 @@ def main():
             "approvals": {"ttl_secs": 900},
         }
         approving = Server(workdir, approvals)
-        expiring = Server(workdir, dict(approvals, approvals={"ttl_secs": 3}))
+        expiring = Server(workdir, dict(approvals, approvals={"ttl_secs": 6}))
         driver = browser()
         try:
             steps = [

@@ -506,22 +506,23 @@
       result.classList.add("error");
       return;
     }
-    if (digest === a.bound) {
+    const bound = typeof a.bound === "string" ? a.bound : "";
+    if (digest === bound) {
       result.textContent =
         "Matches: approving lets exactly this call through once — tool " + (subject.tool ?? "(none)") +
         ", session " + (subject.session ?? "(none)") + ", with:";
       result.classList.add("done");
-      const bound = a.stage === "tool_use" || a.stage === "tool_output"
+      const members = a.stage === "tool_use" || a.stage === "tool_output"
         ? { arguments: subject.arguments, output: subject.output, error: subject.error }
         : { content: subject.content };
-      if (Object.keys(subject.context).length) bound.context = subject.context;
-      for (const k of Object.keys(bound)) if (bound[k] === null) delete bound[k];
-      shown.textContent = canonical(bound);
+      if (Object.keys(subject.context).length) members.context = subject.context;
+      for (const k of Object.keys(members)) if (members[k] === null) delete members[k];
+      shown.textContent = canonical(members);
       shown.hidden = false;
     } else {
       result.textContent =
         "Does not match: this approval is not for that call (its digest is " + digest.slice(0, 16) +
-        "…, the approval's " + a.bound.slice(0, 16) + "…). Another value, session, working " +
+        "…, the approval's " + bound.slice(0, 16) + "…). Another value, session, working " +
         "directory or tenant is another call.";
       result.classList.add("error");
     }
