@@ -2,7 +2,10 @@
 Selenium through ChromeDriver: the page loads, refuses politely without a
 key, shows the policy of the key's tenant, checks a request typed into it
 and highlights the finding, streams an answer, lists the tenant's recent
-decisions with an admin key, and is absent when the config turns it off.
+decisions with an admin key, lists a tenant's pending approvals for an
+approver's key and answers them (the approved call then passes once, the
+denied one not; the service's refusals are shown; markup from a call stays
+text), and is absent when the config turns it off.
 
 Usage: python3 e2e/playground.py PALISADE_BINARY ARTIFACTS_DIR
 Chromium and ChromeDriver are found at CHROMIUM (default /usr/bin/chromium)
@@ -12,6 +15,7 @@ are written to ARTIFACTS_DIR. Exit code 0 when every scenario passed.
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -37,6 +41,9 @@ AWS_KEY = "AKI" + "ATZWH2NUO6OXQBF6D"
 CHECK_KEY = "playground-check-key"
 ADMIN_KEY = "playground-admin-key"
 ACME_KEY = "playground-acme-key"
+AGENT_KEY = "playground-agent-key"
+LEAD_KEY = "playground-lead-key"
+BETA_LEAD_KEY = "playground-beta-lead-key"
 
 ACME_POLICY = """\
 # acme's own policy: one word list.
@@ -61,6 +68,9 @@ class Server:
             PG_CHECK_KEY=CHECK_KEY,
             PG_ADMIN_KEY=ADMIN_KEY,
             PG_ACME_KEY=ACME_KEY,
+            PG_AGENT_KEY=AGENT_KEY,
+            PG_LEAD_KEY=LEAD_KEY,
+            PG_BETA_LEAD_KEY=BETA_LEAD_KEY,
         )
         self.log = open(Path(workdir) / f"serve-{self.port}.log", "w")
         self.proc = subprocess.Popen(
@@ -86,6 +96,26 @@ class Server:
             return urllib.request.urlopen(self.base + path, timeout=5).status
         except urllib.error.HTTPError as e:
             return e.code
+
+    def call(self, method, path, key, body=None):
+        """`METHOD path` with `key` and a JSON body: the status and the parsed answer."""
+        request = urllib.request.Request(
+            self.base + path,
+            data=None if body is None else json.dumps(body).encode(),
+            method=method,
+            headers={"X-API-Key": key, "Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"null")
+
+    def check(self, request, key=AGENT_KEY):
+        status, decision = self.call("POST", "/v1/check", key, request)
+        if status != 200:
+            raise Failure(f"POST /v1/check answered {status}: {decision}")
+        return decision
 
     def stop(self):
         self.proc.terminate()
@@ -264,11 +294,244 @@ def scenario_other_tenant(driver):
     wait_text(driver, "policy-status", lambda t: "HTTP 403" in t, "a key naming another tenant")
 
 
+DEPLOYS_POLICY = """\
+# Deploys wait for a person.
+checks:
+  - { id: confirm-deploy, stage: tool_use, type: tool_pattern, tools: ["deploy*"], on_fail: ask }
+"""
+
+# Markup in every member of a call that the page may show.
+HOSTILE = "<img src=x onerror=\"document.title='pwned'\">"
+
+
+def deploy(session, arguments, tool="deploy", **extra):
+    return dict({"sessionId": session, "tool": {"name": tool, "arguments": arguments}}, **extra)
+
+
+def asked(server, request):
+    """The agent's call, refused with an approval: that approval."""
+    d = server.check(request)
+    approval = d.get("approval")
+    if d["decision"] not in ("ask", "block") or not approval or d["reasonCode"] != "guardrail.tool_pattern":
+        raise Failure(f"the deploy call was not asked about: {d}")
+    return approval
+
+
+def card(driver, approval_id, timeout=10):
+    """The pending approval's card in the page, once it is listed."""
+    selector = f'#approvals li[data-id="{approval_id}"]'
+    try:
+        return WebDriverWait(driver, timeout).until(EC.visibility_of_element_located((By.CSS_SELECTOR, selector)))
+    except Exception as e:
+        shown = driver.find_element(By.ID, "approvals-section").text
+        raise Failure(f"approval {approval_id} is not listed; the panel says {shown!r}") from e
+
+
+def gone(driver, approval_id, what, timeout=10):
+    selector = f'#approvals li[data-id="{approval_id}"]'
+    try:
+        WebDriverWait(driver, timeout).until(lambda d: not d.find_elements(By.CSS_SELECTOR, selector))
+    except Exception as e:
+        raise Failure(f"{what}: approval {approval_id} is still listed") from e
+
+
+def fact(element, term):
+    """The text of the card's `term` (a <dt>), from its <dd>."""
+    return element.find_element(By.XPATH, f".//dt[.='{term}']/following-sibling::dd[1]").text
+
+
+def compare(shown, call):
+    """Types `call` into the card's comparison and compares: the result and what it shows."""
+    details = shown.find_element(By.CSS_SELECTOR, "details.compare")
+    if details.get_attribute("open") is None:
+        details.find_element(By.TAG_NAME, "summary").click()
+    field = details.find_element(By.CSS_SELECTOR, ".compare-call")
+    field.click()
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.DELETE)
+    field.send_keys(json.dumps(call))
+    details.find_element(By.XPATH, ".//button[.='Compare']").click()
+    result = details.find_element(By.CSS_SELECTOR, ".compare-result")
+    try:
+        WebDriverWait(details, 10).until(lambda _: result.text)
+    except Exception as e:
+        raise Failure(f"comparing {call} says nothing") from e
+    return result.text, details.find_element(By.CSS_SELECTOR, ".compare-shown").text
+
+
+def refresh_as(driver, key):
+    type_into(driver, "key", key)
+    driver.find_element(By.ID, "approvals-load").click()
+
+
+def scenario_approve(driver, server):
+    request = deploy("s-7", {"service": "api", "replicas": 3}, requestId="deploy-7")
+    approval = asked(server, request)
+    driver.get(server.base + "/")
+    # Without a key the panel says what is missing.
+    driver.find_element(By.ID, "approvals-load").click()
+    wait_text(driver, "approvals-status", lambda t: "HTTP 401" in t, "approvals without a key")
+    refresh_as(driver, LEAD_KEY)
+    shown = card(driver, approval["id"])
+    tool = shown.find_element(By.CSS_SELECTOR, ".approval-tool").text
+    bound = shown.find_element(By.CSS_SELECTOR, ".approval-bound")
+    if tool != "deploy" or fact(shown, "Session") != "s-7":
+        raise Failure(f"the card shows tool {tool!r}, session {fact(shown, 'Session')!r}")
+    if bound.text != approval["bound"][:16] + "…" or bound.get_attribute("data-bound") != approval["bound"]:
+        raise Failure(f"the card shows the digest {bound.text!r}, the call's is {approval['bound']}")
+    if "bot" not in fact(shown, "Requested by") or "deploy-7" not in fact(shown, "Requested by"):
+        raise Failure(f"requested by {fact(shown, 'Requested by')!r}")
+    if "confirm-deploy" not in fact(shown, "Asked by"):
+        raise Failure(f"asked by {fact(shown, 'Asked by')!r}")
+    countdown = shown.find_element(By.CSS_SELECTOR, ".approval-expiry").text
+    if not re.fullmatch(r"expires in 1[45]:\d\d \(at .+\)", countdown):
+        raise Failure(f"the countdown of a 900 s approval says {countdown!r}")
+    wait_text(driver, "approvals-status", lambda t: t.startswith("Tenant default: 1 pending"), "one pending")
+    # The arguments, shown once the person has the call the approval is
+    # bound to: another value is another call.
+    said, _ = compare(shown, deploy("s-7", {"service": "api", "replicas": 4}))
+    if not said.startswith("Does not match"):
+        raise Failure(f"replicas 4 compared with the approval of replicas 3: {said!r}")
+    said, _ = compare(shown, deploy("s-8", {"service": "api", "replicas": 3}))
+    if not said.startswith("Does not match"):
+        raise Failure(f"another session compared with the approval: {said!r}")
+    said, bound_to = compare(shown, {"tool": {"arguments": {"replicas": 3.0, "service": "api"}, "name": "deploy"},
+                                     "sessionId": "s-7", "requestId": "another"})
+    if not said.startswith("Matches") or bound_to != '{"arguments":{"replicas":3,"service":"api"}}':
+        raise Failure(f"the call approved compared with its approval: {said!r}, {bound_to!r}")
+    driver.execute_script("document.getElementById('approvals-section').scrollIntoView()")
+    driver.save_screenshot(str(ARTIFACTS / "playground-approvals.png"))
+    shown.find_element(By.CSS_SELECTOR, ".approval-note").send_keys("release 4.2")
+    # The list refreshes itself; the note typed stays.
+    before = driver.find_element(By.ID, "approvals-status").text
+    wait_text(driver, "approvals-status", lambda t: t != before and "1 pending" in t, "the list refreshes itself")
+    shown.find_element(By.XPATH, ".//button[.='Approve']").click()
+    wait_text(driver, "approvals-done", lambda t: t.startswith(f"Approved {approval['id']}"), "approved")
+    gone(driver, approval["id"], "approved")
+    status, answered = server.call("GET", f"/v1/approvals/{approval['id']}", LEAD_KEY)
+    if (answered.get("state"), answered.get("answeredBy"), answered.get("note")) != ("approved", "lead", "release 4.2"):
+        raise Failure(f"the service holds {answered}")
+    # The same call, members in another order and 3.0 for 3: passes once.
+    again = deploy("s-7", {"replicas": 3.0, "service": "api"}, approvalId=approval["id"])
+    first = server.check(again)
+    if (first["decision"], first["reasonCode"]) != ("allow", "approval.applied"):
+        raise Failure(f"the approved call is refused: {first}")
+    second = server.check(again)
+    codes = [w["reasonCode"] for w in second["warnings"]]
+    if second["allowed"] or "approval.used" not in codes:
+        raise Failure(f"the approval was used twice: {second}")
+
+
+def scenario_deny(driver, server):
+    request = deploy("s-8", {"service": "billing", "replicas": 1})
+    approval = asked(server, request)
+    # Listed without a click: the panel refreshes every 5 s.
+    shown = card(driver, approval["id"], timeout=12)
+    shown.find_element(By.XPATH, ".//button[.='Deny']").click()
+    wait_text(driver, "approvals-done", lambda t: t.startswith(f"Denied {approval['id']}"), "denied")
+    gone(driver, approval["id"], "denied")
+    retry = server.check(dict(request, approvalId=approval["id"]))
+    codes = [w["reasonCode"] for w in retry["warnings"]]
+    if retry["allowed"] or "approval.denied" not in codes:
+        raise Failure(f"the denied call passed: {retry}")
+
+
+def scenario_markup(driver, server):
+    tool = "deploy" + HOSTILE
+    session = "<b>s-9</b>" + HOSTILE
+    call = deploy(session, {"service": HOSTILE, "note": "<script>alert(1)</script>"}, tool=tool,
+                  context={"cwd": "/srv/<i>app</i>"})
+    approval = asked(server, call)
+    driver.find_element(By.ID, "approvals-load").click()
+    shown = card(driver, approval["id"])
+    said, bound_to = compare(shown, call)
+    if not said.startswith("Matches") or HOSTILE not in said + bound_to or "<script>" not in bound_to:
+        raise Failure(f"the call's arguments are not shown as text: {said!r}, {bound_to!r}")
+    if json.loads(bound_to) != {"arguments": call["tool"]["arguments"], "context": call["context"]}:
+        raise Failure(f"the comparison shows {bound_to!r}")
+    if driver.find_elements(By.CSS_SELECTOR, "#approvals img, #approvals b, #approvals i, #approvals script"):
+        raise Failure("markup from the call became elements of the page")
+    if shown.find_element(By.CSS_SELECTOR, ".approval-tool").text != tool or fact(shown, "Session") != session:
+        raise Failure(f"the call's markup is not shown as text: {shown.text!r}")
+    if driver.title != "Palisade playground":
+        raise Failure(f"a call's markup ran: the title is {driver.title!r}")
+    driver.execute_script("arguments[0].scrollIntoView()", shown)
+    driver.save_screenshot(str(ARTIFACTS / "playground-approvals-markup.png"))
+    return approval
+
+
+def scenario_refusals(driver, server):
+    pending = asked(server, deploy("s-12", {"service": "api"}))
+    driver.find_element(By.ID, "approvals-load").click()
+    card(driver, pending["id"])
+    # No refresh in between: the page shows what it loaded last.
+    auto = driver.find_element(By.ID, "approvals-auto")
+    if auto.is_selected():
+        auto.click()
+    # Answered elsewhere in the meantime: 409, with the service's words.
+    status, body = server.call("POST", f"/v1/approvals/{pending['id']}", LEAD_KEY, {"decision": "deny"})
+    if status != 200:
+        raise Failure(f"denying over HTTP answered {status}: {body}")
+    card(driver, pending["id"]).find_element(By.XPATH, ".//button[.='Approve']").click()
+    wait_text(
+        driver, "approvals-error",
+        lambda t: "HTTP 409" in t and "approval_not_pending" in t and pending["id"] in t,
+        "an approval answered already",
+    )
+    gone(driver, pending["id"], "answered elsewhere")
+    # The agent's own key has no approve scope: the service's refusal.
+    approval = asked(server, deploy("s-10", {"service": "api"}))
+    driver.find_element(By.ID, "approvals-load").click()
+    shown = card(driver, approval["id"])
+    type_into(driver, "key", AGENT_KEY)
+    shown.find_element(By.XPATH, ".//button[.='Approve']").click()
+    wait_text(
+        driver, "approvals-error",
+        lambda t: "HTTP 403" in t and "does not have the scope `guardrails:approve`" in t,
+        "the agent's key approving",
+    )
+    wait_text(driver, "approvals-status", lambda t: "HTTP 403" in t, "the agent's key listing")
+    # Another tenant's approver: the approval is not its tenant's.
+    refresh_as(driver, LEAD_KEY)
+    shown = card(driver, approval["id"])
+    type_into(driver, "key", BETA_LEAD_KEY)
+    shown.find_element(By.XPATH, ".//button[.='Approve']").click()
+    wait_text(
+        driver, "approvals-error",
+        lambda t: "HTTP 404" in t and "approval_not_found" in t,
+        "another tenant's approver",
+    )
+    wait_text(driver, "approvals-status", lambda t: t.startswith("Tenant beta: no pending"), "beta's list")
+    status, still = server.call("GET", f"/v1/approvals/{approval['id']}", LEAD_KEY)
+    if still.get("state") != "pending":
+        raise Failure(f"a refused answer changed the approval: {still}")
+    auto.click()
+
+
+def scenario_expired(driver, server):
+    approval = asked(server, deploy("s-11", {"service": "api"}))
+    driver.get(server.base + "/")
+    refresh_as(driver, LEAD_KEY)
+    auto = driver.find_element(By.ID, "approvals-auto")
+    auto.click()
+    shown = card(driver, approval["id"])
+    try:
+        WebDriverWait(driver, 15).until(
+            lambda d: shown.find_element(By.CSS_SELECTOR, ".approval-expiry").text.startswith("expired")
+        )
+    except Exception as e:
+        raise Failure(f"the countdown says {shown.find_element(By.CSS_SELECTOR, '.approval-expiry').text!r}") from e
+    shown.find_element(By.XPATH, ".//button[.='Approve']").click()
+    wait_text(driver, "approvals-error", lambda t: "HTTP 409" in t and "approval_not_pending" in t, "an expired approval")
+    gone(driver, approval["id"], "expired")
+
+
 def main():
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     failures = 0
     with tempfile.TemporaryDirectory(prefix="palisade-playground-") as workdir:
         (Path(workdir) / "acme.yaml").write_text(ACME_POLICY)
+        (Path(workdir) / "deploys.yaml").write_text(DEPLOYS_POLICY)
         config = {
             "tenants": {"acme": {"policy": "acme.yaml"}},
             "keys": [
@@ -280,6 +543,20 @@ def main():
         }
         server = Server(workdir, config)
         off = Server(workdir, dict(config, playground=False))
+        # An agent's key and an approver's key of one tenant, and another
+        # tenant's approver.
+        approvals = {
+            "policy": "deploys.yaml",
+            "tenants": {"beta": {"policy": "deploys.yaml"}},
+            "keys": [
+                {"id": "bot", "env": "PG_AGENT_KEY", "tenant": "default", "scopes": ["guardrails:check"]},
+                {"id": "lead", "env": "PG_LEAD_KEY", "tenant": "default", "scopes": ["guardrails:approve"]},
+                {"id": "beta-lead", "env": "PG_BETA_LEAD_KEY", "tenant": "beta", "scopes": ["guardrails:approve"]},
+            ],
+            "approvals": {"ttl_secs": 900},
+        }
+        approving = Server(workdir, approvals)
+        expiring = Server(workdir, dict(approvals, approvals={"ttl_secs": 6}))
         driver = browser()
         try:
             steps = [
@@ -289,6 +566,11 @@ def main():
                 ("stream", lambda: scenario_stream(driver)),
                 ("recent decisions", lambda: scenario_audit(driver)),
                 ("another tenant", lambda: scenario_other_tenant(driver)),
+                ("approvals: approved in the page, the call passes once", lambda: scenario_approve(driver, approving)),
+                ("approvals: denied in the page, the call is refused", lambda: scenario_deny(driver, approving)),
+                ("approvals: a call's markup shown as text", lambda: scenario_markup(driver, approving)),
+                ("approvals: refusals shown as the service words them", lambda: scenario_refusals(driver, approving)),
+                ("approvals: an expired approval", lambda: scenario_expired(driver, expiring)),
             ]
             for name, step in steps:
                 try:
@@ -309,6 +591,8 @@ def main():
             driver.quit()
             server.stop()
             off.stop()
+            approving.stop()
+            expiring.stop()
     print(f"screenshots in {ARTIFACTS}")
     sys.exit(1 if failures else 0)
 

@@ -2,8 +2,8 @@
 //! the binary, to try the policy in force from a browser. The page is
 //! static and holds no data: everything it shows comes from the public API
 //! (`GET /v1/policy`, `POST /v1/check`, `POST /v1/check/stream`,
-//! `GET /v1/audit`) with the key typed into the page, which the page keeps
-//! in memory only. So it is served without a key, like `/health`; the
+//! `GET /v1/audit`, `GET /v1/approvals`, `POST /v1/approvals/{id}`) with
+//! the key typed into the page, which the page keeps in memory only. So it is served without a key, like `/health`; the
 //! config's `playground: false` turns it off (then `/` is 404).
 
 use axum::Router;

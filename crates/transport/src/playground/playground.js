@@ -388,6 +388,369 @@
     }
   }
 
+  // ---- what an approval is bound to ----------------------------------------
+
+  // Canonical JSON as the service writes it (PROTOCOL.md §4.10): no
+  // whitespace, members sorted by their names' UTF-8 bytes, numbers by
+  // value without an exponent. A number this page cannot read exactly (an
+  // integer beyond 2^53) gives another text, so another digest: a call
+  // never matches an approval it is not bound to.
+  const utf8 = new TextEncoder();
+
+  function byUtf8(a, b) {
+    const x = utf8.encode(a);
+    const y = utf8.encode(b);
+    for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return x.length - y.length;
+  }
+
+  function canonicalNumber(n) {
+    if (!Number.isFinite(n)) throw new Error("a number out of range");
+    if (n === 0) return "0";
+    const text = String(n);
+    const m = /^(-?)(\d)(?:\.(\d+))?e([+-])(\d+)$/.exec(text);
+    if (!m) return text;
+    const digits = m[2] + (m[3] || "");
+    const exp = parseInt(m[5], 10);
+    if (m[4] === "+") return m[1] + digits + "0".repeat(exp - (digits.length - 1));
+    return m[1] + "0." + "0".repeat(exp - 1) + digits;
+  }
+
+  function canonical(value) {
+    if (value === null) return "null";
+    if (typeof value === "boolean") return value ? "true" : "false";
+    if (typeof value === "number") return canonicalNumber(value);
+    if (typeof value === "string") return JSON.stringify(value);
+    if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
+    const names = Object.keys(value).sort(byUtf8);
+    return "{" + names.map((k) => JSON.stringify(k) + ":" + canonical(value[k])).join(",") + "}";
+  }
+
+  // The member of `call` at `path`, or null.
+  function member(call, ...path) {
+    let v = call;
+    for (const name of path) {
+      if (v === null || typeof v !== "object" || Array.isArray(v) || !(name in v)) return null;
+      v = v[name];
+    }
+    return v === undefined ? null : v;
+  }
+
+  // What an approval of `tenant` at `stage` binds of `call`: the subject
+  // whose canonical JSON's SHA-256 is `approval.bound`.
+  function subjectOf(tenant, stage, call) {
+    const tools = stage === "tool_use" || stage === "tool_output";
+    const context = {};
+    for (const name of ["cwd", "home", "workspaceRoot"]) {
+      const v = member(call, "context", name);
+      if (v !== null) context[name] = v;
+    }
+    return {
+      v: 1,
+      tenant,
+      stage,
+      session: member(call, "sessionId"),
+      tool: member(call, "tool", "name"),
+      arguments: tools ? member(call, "tool", "arguments") : null,
+      action: null,
+      content: stage === "tool_use" ? null : member(call, "content"),
+      output: stage === "tool_output" ? member(call, "tool", "output") : null,
+      error: stage === "tool_output" ? member(call, "tool", "error") : null,
+      context,
+    };
+  }
+
+  async function sha256(text) {
+    const digest = await crypto.subtle.digest("SHA-256", utf8.encode(text));
+    return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  // Compares the call typed into a card with the approval it shows.
+  async function compare(card) {
+    const result = card.compareResult;
+    const shown = card.compareShown;
+    result.className = "compare-result";
+    shown.hidden = true;
+    shown.textContent = "";
+    const a = card.approval;
+    if (a.stage === "action") {
+      result.textContent =
+        "This page does not compare an action: the service binds an action as it reads it.";
+      return;
+    }
+    if (!window.isSecureContext || !window.crypto || !crypto.subtle) {
+      result.textContent =
+        "This browser computes SHA-256 only for a page served over HTTPS or from localhost.";
+      result.classList.add("error");
+      return;
+    }
+    let call;
+    try {
+      call = JSON.parse(card.call.value);
+    } catch (e) {
+      result.textContent = "The call is not JSON: " + e.message;
+      result.classList.add("error");
+      return;
+    }
+    if (call === null || typeof call !== "object" || Array.isArray(call)) {
+      result.textContent = "The call is not a JSON object (a v1 CheckRequest).";
+      result.classList.add("error");
+      return;
+    }
+    const subject = subjectOf(a.tenant, a.stage, call);
+    let digest;
+    try {
+      digest = await sha256(canonical(subject));
+    } catch (e) {
+      result.textContent = "The call cannot be compared: " + e.message;
+      result.classList.add("error");
+      return;
+    }
+    const bound = typeof a.bound === "string" ? a.bound : "";
+    if (digest === bound) {
+      result.textContent =
+        "Matches: approving lets exactly this call through once — tool " + (subject.tool ?? "(none)") +
+        ", session " + (subject.session ?? "(none)") + ", with:";
+      result.classList.add("done");
+      const members = a.stage === "tool_use" || a.stage === "tool_output"
+        ? { arguments: subject.arguments, output: subject.output, error: subject.error }
+        : { content: subject.content };
+      if (Object.keys(subject.context).length) members.context = subject.context;
+      for (const k of Object.keys(members)) if (members[k] === null) delete members[k];
+      shown.textContent = canonical(members);
+      shown.hidden = false;
+    } else {
+      result.textContent =
+        "Does not match: this approval is not for that call (its digest is " + digest.slice(0, 16) +
+        "…, the approval's " + bound.slice(0, 16) + "…). Another value, session, working " +
+        "directory or tenant is another call.";
+      result.classList.add("error");
+    }
+  }
+
+  // ---- approvals -----------------------------------------------------------
+
+  // The cards shown, by approval id: each keeps its note field while the
+  // list is refreshed.
+  const cards = new Map();
+  // The service's clock minus this page's (from the Date header), so that
+  // a countdown is right on a machine whose clock is off.
+  let skewMs = 0;
+  // Whether the last load of the list succeeded: only then does the list
+  // refresh itself.
+  let approvalsShown = false;
+  let approvalsLoading = false;
+  let approvalsAgain = false;
+  let cardCount = 0;
+
+  function remaining(ms) {
+    if (ms <= 0) return "expired (the service refuses it now)";
+    const s = Math.ceil(ms / 1000);
+    const m = Math.floor(s / 60);
+    const h = Math.floor(m / 60);
+    const two = (n) => String(n).padStart(2, "0");
+    return "expires in " + (h > 0 ? h + ":" + two(m % 60) : String(m)) + ":" + two(s % 60);
+  }
+
+  function tick() {
+    const now = Date.now() + skewMs;
+    for (const card of cards.values()) {
+      card.countdown.textContent = Number.isFinite(card.expires)
+        ? remaining(card.expires - now) + " (at " + new Date(card.expires - skewMs).toLocaleTimeString() + ")"
+        : "expiry unknown";
+    }
+  }
+
+  function fact(list, term) {
+    list.appendChild(el("dt", term));
+    const dd = el("dd");
+    list.appendChild(dd);
+    return dd;
+  }
+
+  function newCard(id) {
+    const n = ++cardCount;
+    const li = el("li", null, "approval");
+    li.dataset.id = id;
+    const head = el("div", null, "approval-head");
+    head.id = "approval-" + n;
+    const tool = el("code", null, "approval-tool");
+    const stage = el("span", null, "approval-stage");
+    const countdown = el("span", null, "approval-expiry");
+    head.append(el("span", "pending", "decision decision-ask"), tool, stage, countdown);
+    li.appendChild(head);
+    const facts = el("dl", null, "approval-facts");
+    const bound = el("code", null, "approval-bound");
+    fact(facts, "Bound to").appendChild(bound);
+    const session = fact(facts, "Session");
+    const checks = fact(facts, "Asked by");
+    const requested = fact(facts, "Requested by");
+    const idCell = el("code", null, "approval-id");
+    fact(facts, "Approval").appendChild(idCell);
+    li.appendChild(facts);
+    const actions = el("div", null, "actions");
+    const noteLabel = el("label", "Note (optional)");
+    const note = document.createElement("input");
+    note.type = "text";
+    note.maxLength = 2000;
+    note.className = "approval-note";
+    note.spellcheck = false;
+    noteLabel.appendChild(note);
+    const approve = el("button", "Approve", "approve");
+    const deny = el("button", "Deny", "deny");
+    for (const b of [approve, deny]) {
+      b.type = "button";
+      b.setAttribute("aria-describedby", head.id);
+    }
+    actions.append(noteLabel, approve, deny);
+    li.appendChild(actions);
+    const details = el("details", null, "compare");
+    details.appendChild(el("summary", "Compare with a call"));
+    const callLabel = el("label", "The call as the agent sends it (v1 CheckRequest, JSON)");
+    const call = document.createElement("textarea");
+    call.className = "compare-call";
+    call.rows = 5;
+    call.spellcheck = false;
+    callLabel.appendChild(call);
+    const compareButton = el("button", "Compare", "compare-button");
+    compareButton.type = "button";
+    const compareResult = el("p", null, "compare-result");
+    compareResult.setAttribute("role", "status");
+    const compareShown = el("pre", null, "compare-shown");
+    compareShown.hidden = true;
+    details.append(callLabel, compareButton, compareResult, compareShown);
+    li.appendChild(details);
+    const card = {
+      li, tool, stage, countdown, bound, session, checks, requested, idCell, note, approve, deny,
+      call, compareResult, compareShown, approval: null, expires: NaN,
+    };
+    compareButton.addEventListener("click", () => compare(card));
+    approve.addEventListener("click", () => answerApproval(id, "approve", card));
+    deny.addEventListener("click", () => answerApproval(id, "deny", card));
+    return card;
+  }
+
+  function fillCard(card, a) {
+    card.approval = a;
+    card.tool.textContent = a.tool || "(no tool)";
+    card.stage.textContent = a.stage || "";
+    card.bound.textContent = typeof a.bound === "string" ? a.bound.slice(0, 16) + "…" : "";
+    card.bound.title = "SHA-256 of the call: " + (a.bound || "");
+    card.bound.dataset.bound = a.bound || "";
+    card.session.textContent = a.sessionId || "(none)";
+    const checks = Array.isArray(a.checks) ? a.checks.join(", ") : "";
+    card.checks.textContent = (checks ? checks + ": " : "") + (a.message || "");
+    card.requested.textContent =
+      (a.requestedBy || "(no key)") + (a.agent ? ", agent " + a.agent : "") +
+      (a.requestId ? ", request " + a.requestId : "");
+    card.idCell.textContent = a.id;
+    card.expires = Date.parse(a.expiresAt);
+    card.countdown.title = "expires at " + (a.expiresAt || "?");
+  }
+
+  function clearCards() {
+    cards.clear();
+    $("approvals").replaceChildren();
+  }
+
+  async function loadApprovals(manual) {
+    if (manual) {
+      $("approvals-error").textContent = "";
+      $("approvals-done").textContent = "";
+    }
+    if (approvalsLoading) {
+      // One more load once this one is done: an answer given meanwhile
+      // is then shown.
+      approvalsAgain = true;
+      return;
+    }
+    approvalsLoading = true;
+    const status = $("approvals-status");
+    try {
+      const response = await fetch("/v1/approvals?state=pending", { headers: headers() });
+      if (!response.ok) throw new Error(await failure(response));
+      const date = Date.parse(response.headers.get("Date") || "");
+      if (Number.isFinite(date)) skewMs = date - Date.now();
+      const list = await response.json();
+      const approvals = Array.isArray(list.approvals) ? list.approvals : [];
+      const seen = new Set();
+      const ul = $("approvals");
+      let position = 0;
+      for (const a of approvals) {
+        if (!a || typeof a.id !== "string" || seen.has(a.id)) continue;
+        seen.add(a.id);
+        let card = cards.get(a.id);
+        if (!card) {
+          card = newCard(a.id);
+          cards.set(a.id, card);
+        }
+        fillCard(card, a);
+        // Moved only when out of place, so that a note being typed keeps
+        // its focus.
+        if (ul.children[position] !== card.li) ul.insertBefore(card.li, ul.children[position] || null);
+        position += 1;
+      }
+      for (const [id, card] of cards) {
+        if (!seen.has(id)) {
+          card.li.remove();
+          cards.delete(id);
+        }
+      }
+      status.classList.remove("error");
+      const time = new Date().toLocaleTimeString();
+      status.textContent =
+        "Tenant " + list.tenant + ": " +
+        (seen.size === 0 ? "no pending approvals" : seen.size + " pending") + " (at " + time + ").";
+      approvalsShown = true;
+      $("approvals-load").textContent = "Refresh";
+      tick();
+    } catch (e) {
+      status.textContent = e.message;
+      status.classList.add("error");
+      approvalsShown = false;
+      clearCards();
+    } finally {
+      approvalsLoading = false;
+      if (approvalsAgain) {
+        approvalsAgain = false;
+        await loadApprovals(false);
+      }
+    }
+  }
+
+  async function answerApproval(id, decision, card) {
+    const error = $("approvals-error");
+    const done = $("approvals-done");
+    error.textContent = "";
+    done.textContent = "";
+    const verb = decision === "approve" ? "Approve" : "Deny";
+    const body = { decision };
+    const note = card.note.value.trim();
+    if (note) body.note = note;
+    card.approve.disabled = true;
+    card.deny.disabled = true;
+    try {
+      const response = await fetch("/v1/approvals/" + encodeURIComponent(id), {
+        method: "POST",
+        headers: headers({ "Content-Type": "application/json" }),
+        body: JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(await failure(response));
+      const a = await response.json();
+      done.textContent =
+        a.state === "approved"
+          ? "Approved " + a.id + ": the same call, sent again with approvalId " + a.id +
+            ", passes once until " + a.expiresAt + "."
+          : "Denied " + a.id + ": the call sent again with it is refused.";
+    } catch (e) {
+      error.textContent = verb + " " + id + " was refused: " + e.message;
+    } finally {
+      card.approve.disabled = false;
+      card.deny.disabled = false;
+      await loadApprovals(false);
+    }
+  }
+
   // ---- wiring --------------------------------------------------------------
 
   function useExample(example) {
@@ -416,6 +779,11 @@
     });
     $("stream").addEventListener("click", stream);
     $("audit").addEventListener("click", audit);
+    $("approvals-load").addEventListener("click", () => loadApprovals(true));
+    setInterval(() => {
+      if (approvalsShown && $("approvals-auto").checked && !document.hidden) loadApprovals(false);
+    }, 5000);
+    setInterval(tick, 1000);
     loadPolicy();
   });
 })();
