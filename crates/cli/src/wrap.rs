@@ -288,26 +288,29 @@ fn wrap_command(text: &str, e: &Entry, fmt: Format, proxy: &[String], exe: &str)
         };
     };
     let inner = a.span.start + 1;
-    // What stands between `[` and the first element is kept in front of
-    // the first element, and repeated between the new ones when the list
-    // is one element a line.
-    let insertion = match a.items.first() {
-        Some(first) => {
-            let w = &text[inner..first.start];
-            let sep = if w.contains('\n') { w } else { " " };
-            let mut s = format!("{w}{},", elems.join(&format!(",{sep}")));
-            if w.is_empty() {
-                s.push(' ');
-            }
-            s
-        }
-        None => {
-            let w = &text[inner..a.span.end - 1];
-            let sep = if w.contains('\n') { w } else { " " };
-            format!("{w}{}", elems.join(&format!(",{sep}")))
-        }
+    // The new elements go before the first one, parted as the list parts
+    // its elements: one a line (at the first element's indentation) or
+    // on one line. What stands between `[` and the first element (a
+    // comment too) stays in front.
+    let lead = match a.items.first() {
+        Some(first) => &text[inner..first.start],
+        None => &text[inner..a.span.end - 1],
     };
-    vec![(cmd, exe), (inner..inner, insertion)]
+    let sep = match lead.rfind('\n') {
+        Some(i) => {
+            let indent: String = lead[i + 1..]
+                .chars()
+                .take_while(|c| *c == ' ' || *c == '\t')
+                .collect();
+            format!("\n{indent}")
+        }
+        None => " ".to_owned(),
+    };
+    let list = elems.join(&format!(",{sep}"));
+    match a.items.first() {
+        Some(first) => vec![(cmd, exe), (first.start..first.start, format!("{list},{sep}"))],
+        None => vec![(cmd, exe), (inner..inner, format!("{lead}{list}"))],
+    }
 }
 
 /// The edit that wraps a URL server (JSON hosts).
@@ -362,7 +365,7 @@ fn wrap_url(
 /// The edits that unwrap a wrapped entry; an error says why it cannot be.
 fn unwrap_entry(text: &str, e: &Entry, fmt: Format) -> Result<Vec<Edit>, String> {
     if let Some(original) = e.value.get("env").and_then(|v| str_of(v, ORIGINAL)) {
-        if fmt != Format::Json || serde_json::from_str::<Value>(original).is_err() {
+        if fmt != Format::Json || crate::install::jsonc::parse(original).is_err() {
             return Err(format!("its `{ORIGINAL}` is not a JSON entry"));
         }
         return Ok(vec![(e.span.clone(), original.to_owned())]);

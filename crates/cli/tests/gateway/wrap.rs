@@ -504,3 +504,36 @@ fn doctor_lists_wrapped_servers_and_warns_of_the_others() {
         "{out}"
     );
 }
+
+/// Comments inside Gemini CLI's server entries (in an entry, before its
+/// first argument, in a URL server) stay, once, and come back byte for
+/// byte; a trailing comma, which Gemini CLI refuses, is an error.
+#[test]
+fn gemini_comments_inside_entries_stay_where_they_are() {
+    let h = Home::new("gemini-inside");
+    let path = h.project().join(".gemini/settings.json");
+    let original = "{\n  \"mcpServers\": {\n    \"fs\": {\n      // the files\n      \"command\": \"npx\", /* via npx */\n      \"args\": [ // its arguments\n        \"-y\",\n        \"pkg\"\n      ]\n    },\n    \"api\": { \"httpUrl\": \"https://api.example.com/mcp\" /* remote */ }\n  }\n}\n";
+    let out = round_trip(&h, "gemini-cli", &path, original, &["--scope", "project"]);
+    assert!(out.contains("fs: wrapped") && out.contains("api: wrapped"), "{out}");
+    h.run(&["mcp", "wrap", "gemini-cli", "--scope", "project"]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches("// its arguments").count(), 1, "{text}");
+    assert!(
+        text.contains("\"args\": [ // its arguments\n        \"mcp-proxy\",\n        \"--name\",\n        \"fs\",\n        \"--\",\n        \"npx\",\n        \"-y\",\n"),
+        "{text}"
+    );
+    assert!(text.contains("// the files\n") && text.contains("/* via npx */"), "{text}");
+    let s = servers_json(&text.replace("/* via npx */", ""));
+    assert_wrapped(&s["fs"], "fs", &["npx", "-y", "pkg"]);
+
+    let bad = "{\"mcpServers\": {\"fs\": {\"command\": \"npx\"}, // c\n}}";
+    h.write(&path, bad);
+    let (code, _, err) = h.run(&["mcp", "wrap", "gemini-cli", "--scope", "project"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("trailing comma at line 2 column 1; comments are allowed, trailing commas are not")
+            && err.contains("nothing written"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), bad);
+}
