@@ -44,12 +44,19 @@ pub(crate) struct WrapArgs {
     /// wrap: the service config the proxy uses (audit log, async checks).
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<PathBuf>,
+    /// claude-code, user scope: only this project's servers in
+    /// ~/.claude.json (`projects.PATH.mcpServers`), not the others'.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) project: Option<PathBuf>,
 }
 
 /// One MCP server entry of a configuration file, located in its text.
 #[derive(Debug)]
 struct Entry {
     name: String,
+    /// The project whose servers it is among (Claude Code's
+    /// `projects.PATH.mcpServers`); `None`: the file's own `mcpServers`.
+    project: Option<String>,
     /// The entry's value (an object or table).
     span: Range<usize>,
     /// What it means.
@@ -308,7 +315,10 @@ fn wrap_command(text: &str, e: &Entry, fmt: Format, proxy: &[String], exe: &str)
     };
     let list = elems.join(&format!(",{sep}"));
     match a.items.first() {
-        Some(first) => vec![(cmd, exe), (first.start..first.start, format!("{list},{sep}"))],
+        Some(first) => vec![
+            (cmd, exe),
+            (first.start..first.start, format!("{list},{sep}")),
+        ],
         None => vec![(cmd, exe), (inner..inner, format!("{lead}{list}"))],
     }
 }
@@ -480,9 +490,11 @@ fn read(path: &Path) -> anyhow::Result<Option<String>> {
     }
 }
 
-fn entries(text: &str, fmt: Format, path: &Path) -> anyhow::Result<Vec<Entry>> {
+/// The entries of a file; `projects`: those of Claude Code's projects in
+/// `~/.claude.json` too.
+fn entries(text: &str, fmt: Format, path: &Path, projects: bool) -> anyhow::Result<Vec<Entry>> {
     match fmt {
-        Format::Json => json::entries(text),
+        Format::Json => json::entries(text, projects),
         Format::Toml => toml::entries(text),
     }
     .with_context(|| format!("{}: nothing written", path.display()))
@@ -514,11 +526,27 @@ pub(crate) fn run(args: &WrapArgs, wrap: bool) -> anyhow::Result<u8> {
     }
     let root = std::env::current_dir().context("cannot read the current directory")?;
     let (path, fmt) = file(host, scope, &root)?;
+    let projects = host == Host::ClaudeCode && scope == Scope::User;
+    let only = match &args.project {
+        Some(_) if !projects => bail!(
+            "--project names a project of Claude Code's ~/.claude.json: it goes with claude-code and --scope user"
+        ),
+        Some(p) => Some(project_key(p)?),
+        None => None,
+    };
     let Some(text) = read(&path)? else {
         say!("{host}: {} does not exist; no MCP servers", path.display());
         return Ok(0);
     };
-    let list = entries(&text, fmt, &path)?;
+    let mut list = entries(&text, fmt, &path, projects)?;
+    if let Some(only) = &only {
+        list.retain(|e| e.project.as_deref() == Some(only.as_str()));
+        if list.is_empty() {
+            say!("{host}: {}", path.display());
+            say!("  no MCP servers of the project {only}");
+            return Ok(0);
+        }
+    }
     let exe = exe()?;
     let mut edits: Vec<Edit> = Vec::new();
     let mut lines = Vec::new();
@@ -532,7 +560,7 @@ pub(crate) fn run(args: &WrapArgs, wrap: bool) -> anyhow::Result<u8> {
         let st = state(host, e);
         let mine = match (wrap, &st) {
             (true, State::Wrapped) => {
-                lines.push(format!("  {}: already wrapped", e.name));
+                lines.push(format!("  {}: already wrapped", label_of(e)));
                 continue;
             }
             (true, State::Command) => {
@@ -540,25 +568,25 @@ pub(crate) fn run(args: &WrapArgs, wrap: bool) -> anyhow::Result<u8> {
             }
             (true, State::Url(url)) => wrap_url(&text, e, url, &proxy_args(args, &e.name)?, &exe)?,
             (true, State::Other(why)) => {
-                lines.push(format!("  {}: left as it is: {why}", e.name));
+                lines.push(format!("  {}: left as it is: {why}", label_of(e)));
                 continue;
             }
             (false, State::Wrapped) => match unwrap_entry(&text, e, fmt) {
                 Ok(edits) => edits,
                 Err(why) => {
-                    lines.push(format!("  {}: left as it is: {why}", e.name));
+                    lines.push(format!("  {}: left as it is: {why}", label_of(e)));
                     continue;
                 }
             },
             (false, _) => {
-                lines.push(format!("  {}: not wrapped", e.name));
+                lines.push(format!("  {}: not wrapped", label_of(e)));
                 continue;
             }
         };
         if mine.is_empty() {
             continue;
         }
-        lines.push(format!("  {}: {verb}", e.name));
+        lines.push(format!("  {}: {verb}", label_of(e)));
         if args.dry_run {
             lines.extend(diff(&text, &mine));
         }
@@ -577,19 +605,52 @@ pub(crate) fn run(args: &WrapArgs, wrap: bool) -> anyhow::Result<u8> {
     }
     let new = apply(&text, &mut edits);
     // What was written must read back as the same kind of file.
-    entries(&new, fmt, &path).context("the edited file would not read back")?;
+    entries(&new, fmt, &path, projects).context("the edited file would not read back")?;
     if args.dry_run {
         say!("  dry run: nothing written");
     } else {
         write(&path, &new)?;
         if wrap {
             say!(
-                "  restart {host} to use them; undo with: palisade mcp unwrap {host}{}",
-                scope_flag(scope)
+                "  restart {host} to use them; undo with: palisade mcp unwrap {host}{}{}",
+                scope_flag(scope),
+                only.as_ref()
+                    .map(|p| format!(" --project {}", shell_word(p)))
+                    .unwrap_or_default()
             );
         }
     }
     Ok(0)
+}
+
+/// How an entry is named in what is printed: `NAME`, or `NAME (project
+/// PATH)` for a server of one of Claude Code's projects.
+fn label_of(e: &Entry) -> String {
+    match &e.project {
+        Some(p) => format!("{} (project {p})", e.name),
+        None => e.name.clone(),
+    }
+}
+
+/// The key Claude Code gives a project in `~/.claude.json`: its absolute
+/// path, without a trailing slash.
+fn project_key(p: &Path) -> anyhow::Result<String> {
+    let abs = std::path::absolute(p).with_context(|| format!("cannot resolve {}", p.display()))?;
+    let s = abs.to_string_lossy();
+    let trimmed = s.trim_end_matches('/');
+    Ok(if trimmed.is_empty() { "/" } else { trimmed }.to_owned())
+}
+
+/// A word for `sh`, quoted when it needs to be.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-:+=@%,".contains(c))
+    {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
 }
 
 fn scope_flag(scope: Scope) -> &'static str {
@@ -618,7 +679,8 @@ pub(crate) fn doctor_lines(host: Host, root: &Path) -> Vec<String> {
                 continue;
             }
         };
-        let list = match entries(&text, fmt, &path) {
+        let projects = host == Host::ClaudeCode && scope == Scope::User;
+        let list = match entries(&text, fmt, &path, projects) {
             Ok(l) => l,
             Err(_) => {
                 out.push(format!(
@@ -636,9 +698,9 @@ pub(crate) fn doctor_lines(host: Host, root: &Path) -> Vec<String> {
         let mut cannot = Vec::new();
         for e in &list {
             match state(host, e) {
-                State::Wrapped => wrapped.push(e.name.clone()),
-                State::Command | State::Url(_) => not.push(e.name.clone()),
-                State::Other(why) => cannot.push(format!("{} ({why})", e.name)),
+                State::Wrapped => wrapped.push(label_of(e)),
+                State::Command | State::Url(_) => not.push(label_of(e)),
+                State::Other(why) => cannot.push(format!("{} ({why})", label_of(e))),
             }
         }
         if !wrapped.is_empty() {
@@ -673,7 +735,7 @@ mod tests {
 
     fn round_trip(text: &str, fmt: Format, host: Host) -> String {
         let proxy = vec!["mcp-proxy".to_owned(), "--name".to_owned(), "x".to_owned()];
-        let list = entries(text, fmt, Path::new("f")).unwrap();
+        let list = entries(text, fmt, Path::new("f"), true).unwrap();
         let mut edits = Vec::new();
         for e in &list {
             match state(host, e) {
@@ -685,7 +747,7 @@ mod tests {
             }
         }
         let wrapped = apply(text, &mut edits);
-        let list = entries(&wrapped, fmt, Path::new("f")).unwrap();
+        let list = entries(&wrapped, fmt, Path::new("f"), true).unwrap();
         let mut edits = Vec::new();
         for e in &list {
             assert_eq!(state(host, e), State::Wrapped, "{wrapped}");

@@ -436,9 +436,7 @@ impl Cx<'_> {
                         self.edits.push((end..end, ",".to_owned()));
                         self.edits.push((at..at, format!("{indent}{body}\n")));
                     }
-                    None => self
-                        .edits
-                        .push((end..end, format!(",\n{indent}{body}"))),
+                    None => self.edits.push((end..end, format!(",\n{indent}{body}"))),
                 }
             }
             Some(last) => {
@@ -493,7 +491,10 @@ mod tests {
     #[test]
     fn trailing_commas_are_refused_as_gemini_cli_refuses_them() {
         let e = parse("{\"a\": 1, // c\n}").unwrap_err();
-        assert!(e.contains("trailing comma") && e.contains("trailing commas are not"), "{e}");
+        assert!(
+            e.contains("trailing comma") && e.contains("trailing commas are not"),
+            "{e}"
+        );
         assert!(parse("{\"a\": [1,]}").is_err());
         assert_eq!(parse("{} /* open").unwrap().value, json!({}));
     }
@@ -517,7 +518,10 @@ mod tests {
     fn changed_and_removed_members_keep_the_comments_around_them() {
         let text = "{\n  // hooks below\n  \"hooks\": {\n    \"A\": [1], // theirs\n    \"B\": [2]\n  },\n  \"z\": 0 // last\n}";
         let out = edited(text, |v| v["hooks"]["B"] = json!([2, 3])).unwrap();
-        assert!(out.contains("\"A\": [1], // theirs\n    \"B\": [\n      2,\n      3\n    ]\n  },"), "{out}");
+        assert!(
+            out.contains("\"A\": [1], // theirs\n    \"B\": [\n      2,\n      3\n    ]\n  },"),
+            "{out}"
+        );
         let out = edited(text, |v| {
             v["hooks"].as_object_mut().unwrap().remove("B");
         })
@@ -528,7 +532,10 @@ mod tests {
             v["hooks"].as_object_mut().unwrap().remove("A");
         })
         .unwrap();
-        assert!(out.contains("\"hooks\": {\n    // theirs\n    \"B\": [2]\n  },"), "{out}");
+        assert!(
+            out.contains("\"hooks\": {\n    // theirs\n    \"B\": [2]\n  },"),
+            "{out}"
+        );
         let e = edited(text, |v| {
             v.as_object_mut().unwrap().remove("hooks");
         })

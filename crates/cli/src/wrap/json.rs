@@ -7,36 +7,68 @@ use anyhow::bail;
 use serde_json::Value;
 
 use super::{Args, Entry, Insert};
-use crate::install::jsonc::{self, Kind, Node};
+use crate::install::jsonc::{self, Kind, Member, Node};
 
 /// The MCP server entries of a JSON configuration: under `mcpServers` of
-/// the top object. An error when the file is not a JSON object (with
-/// comments) or `mcpServers` is not an object.
-pub(super) fn entries(text: &str) -> anyhow::Result<Vec<Entry>> {
+/// the top object and, with `projects` (Claude Code's `~/.claude.json`),
+/// under `projects.PATH.mcpServers` of each project. An error when the
+/// file is not a JSON object (with comments) or a `mcpServers` is not an
+/// object.
+pub(super) fn entries(text: &str, projects: bool) -> anyhow::Result<Vec<Entry>> {
     let doc = match jsonc::parse(text) {
         Ok(d) => d,
         Err(e) => bail!("it is not valid JSON ({e})"),
     };
-    let (Value::Object(_), Node {
-        kind: Kind::Object(top),
-        ..
-    }) = (&doc.value, &doc.tree)
+    let (
+        Value::Object(_),
+        Node {
+            kind: Kind::Object(top),
+            ..
+        },
+    ) = (&doc.value, &doc.tree)
     else {
         bail!("it is not a JSON object");
     };
-    let clean = &doc.clean;
-    let Some(servers) = top.iter().rev().find(|m| m.key == "mcpServers") else {
-        return Ok(Vec::new());
+    let mut out = Vec::new();
+    servers(&doc.clean, top, None, &mut out)?;
+    if !projects {
+        return Ok(out);
+    }
+    let Some(list) = top.iter().rev().find(|m| m.key == "projects") else {
+        return Ok(out);
+    };
+    // Projects that are not objects hold no servers Claude Code would
+    // start: nothing to wrap there.
+    if let Kind::Object(list) = &list.value.kind {
+        for p in list {
+            if let Kind::Object(fields) = &p.value.kind {
+                servers(&doc.clean, fields, Some(&p.key), &mut out)
+                    .map_err(|e| anyhow::anyhow!("{e} (in `projects` of {})", p.key))?;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The entries of the `mcpServers` member among `fields`.
+fn servers(
+    clean: &str,
+    fields: &[Member],
+    project: Option<&str>,
+    out: &mut Vec<Entry>,
+) -> anyhow::Result<()> {
+    let Some(servers) = fields.iter().rev().find(|m| m.key == "mcpServers") else {
+        return Ok(());
     };
     let Kind::Object(servers) = &servers.value.kind else {
         bail!("`mcpServers` is not an object");
     };
-    let mut out = Vec::new();
     for server in servers {
         let raw = &clean[server.value.span.clone()];
         let value: Value = serde_json::from_str(raw).unwrap_or(Value::Null);
         let mut entry = Entry {
             name: server.key.clone(),
+            project: project.map(str::to_owned),
             span: server.value.span.clone(),
             value,
             command: None,
@@ -58,7 +90,7 @@ pub(super) fn entries(text: &str) -> anyhow::Result<Vec<Entry>> {
         }
         out.push(entry);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A JSON string.
@@ -73,7 +105,7 @@ mod tests {
     #[test]
     fn entries_locate_command_and_args() {
         let text = r#"{"x": 1, "mcpServers": {"fs": {"command": "npx", "args": ["-y", "p"]}, "u": {"url": "http://h"}}}"#;
-        let e = entries(text).unwrap();
+        let e = entries(text, false).unwrap();
         assert_eq!(e.len(), 2);
         assert_eq!(&text[e[0].command.clone().unwrap()], "\"npx\"");
         let args = e[0].args.as_ref().unwrap();
@@ -86,7 +118,7 @@ mod tests {
     #[test]
     fn malformed_files_are_errors() {
         for bad in ["{", "[]", "{\"mcpServers\": []}", "{\"a\": 1,}"] {
-            assert!(entries(bad).is_err(), "{bad}");
+            assert!(entries(bad, true).is_err(), "{bad}");
         }
     }
 }

@@ -25,6 +25,7 @@ pub(super) fn entries(text: &str) -> anyhow::Result<Vec<Entry>> {
     for (name, item) in servers.iter() {
         let mut entry = Entry {
             name: name.to_owned(),
+            project: None,
             span: item.span().unwrap_or(0..0),
             value: to_json(item),
             command: None,

@@ -514,7 +514,10 @@ fn gemini_comments_inside_entries_stay_where_they_are() {
     let path = h.project().join(".gemini/settings.json");
     let original = "{\n  \"mcpServers\": {\n    \"fs\": {\n      // the files\n      \"command\": \"npx\", /* via npx */\n      \"args\": [ // its arguments\n        \"-y\",\n        \"pkg\"\n      ]\n    },\n    \"api\": { \"httpUrl\": \"https://api.example.com/mcp\" /* remote */ }\n  }\n}\n";
     let out = round_trip(&h, "gemini-cli", &path, original, &["--scope", "project"]);
-    assert!(out.contains("fs: wrapped") && out.contains("api: wrapped"), "{out}");
+    assert!(
+        out.contains("fs: wrapped") && out.contains("api: wrapped"),
+        "{out}"
+    );
     h.run(&["mcp", "wrap", "gemini-cli", "--scope", "project"]);
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text.matches("// its arguments").count(), 1, "{text}");
@@ -522,7 +525,10 @@ fn gemini_comments_inside_entries_stay_where_they_are() {
         text.contains("\"args\": [ // its arguments\n        \"mcp-proxy\",\n        \"--name\",\n        \"fs\",\n        \"--\",\n        \"npx\",\n        \"-y\",\n"),
         "{text}"
     );
-    assert!(text.contains("// the files\n") && text.contains("/* via npx */"), "{text}");
+    assert!(
+        text.contains("// the files\n") && text.contains("/* via npx */"),
+        "{text}"
+    );
     let s = servers_json(&text.replace("/* via npx */", ""));
     assert_wrapped(&s["fs"], "fs", &["npx", "-y", "pkg"]);
 
@@ -531,8 +537,108 @@ fn gemini_comments_inside_entries_stay_where_they_are() {
     let (code, _, err) = h.run(&["mcp", "wrap", "gemini-cli", "--scope", "project"]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("trailing comma at line 2 column 1; comments are allowed, trailing commas are not")
-            && err.contains("nothing written"),
+        err.contains(
+            "trailing comma at line 2 column 1; comments are allowed, trailing commas are not"
+        ) && err.contains("nothing written"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), bad);
+}
+
+/// Claude Code keeps a project's own servers (its `local` scope) in
+/// `~/.claude.json` under `projects.PATH.mcpServers`: wrapped with the
+/// user's, or one project's alone with `--project`; doctor names them.
+#[test]
+fn claude_code_project_servers_in_claude_json_are_wrapped_too() {
+    let h = Home::new("claude-projects");
+    let path = h.home().join(".claude.json");
+    let original = r#"{
+  "mcpServers": {"top": {"command": "top-server"}},
+  "projects": {
+    "/work/a": {
+      "allowedTools": [],
+      "mcpServers": {"fs": {"type": "stdio", "command": "npx", "args": ["-y", "fs-server", "/work/a"], "env": {}}}
+    },
+    "/work/b": {"mcpServers": {"gh": {"type": "http", "url": "https://gh.example.com/mcp", "headers": {"Authorization": "Bearer ${GH}"}}}},
+    "/work/c": {"history": []}
+  }
+}
+"#;
+    let out = round_trip(&h, "claude-code", &path, original, &[]);
+    for line in [
+        "top: wrapped",
+        "fs (project /work/a): wrapped",
+        "gh (project /work/b): wrapped",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    h.run(&["mcp", "wrap", "claude-code"]);
+    let all: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_wrapped(&all["mcpServers"]["top"], "top", &["top-server"]);
+    let a = &all["projects"]["/work/a"];
+    assert_wrapped(
+        &a["mcpServers"]["fs"],
+        "fs",
+        &["npx", "-y", "fs-server", "/work/a"],
+    );
+    assert_eq!(a["allowedTools"], serde_json::json!([]));
+    let gh = &all["projects"]["/work/b"]["mcpServers"]["gh"];
+    assert!(
+        gh["args"]
+            .to_string()
+            .contains(r#""--upstream","https://gh.example.com/mcp""#),
+        "{gh}"
+    );
+    assert_eq!(gh["env"]["PALISADE_HEADER_1"], "Bearer ${GH}");
+    let (code, out, _) = h.run(&["mcp", "unwrap", "claude-code"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+
+    // One project alone.
+    let (code, out, err) = h.run(&["mcp", "wrap", "claude-code", "--project", "/work/a/"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("fs (project /work/a): wrapped"), "{out}");
+    assert!(!out.contains("top") && !out.contains("gh"), "{out}");
+    assert!(
+        out.contains("undo with: palisade mcp unwrap claude-code --project /work/a"),
+        "{out}"
+    );
+    let (_, out, _) = h.run(&["doctor"]);
+    assert!(
+        out.contains(&format!(
+            "  mcp servers (user: {}): wrapped: fs (project /work/a)\n",
+            path.display()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("): warning: NOT wrapped: top, gh (project /work/b); their tool definitions are not judged"),
+        "{out}"
+    );
+    let (code, out, _) = h.run(&["mcp", "wrap", "claude-code", "--project", "/work/none"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("no MCP servers of the project /work/none"),
+        "{out}"
+    );
+    let (code, out, _) = h.run(&["mcp", "unwrap", "claude-code", "--project", "/work/a"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+
+    // --project belongs to Claude Code's ~/.claude.json.
+    let (code, _, err) = h.run(&["mcp", "wrap", "cursor", "--project", "/work/a"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--project names a project of Claude Code's ~/.claude.json"),
+        "{err}"
+    );
+    // A project whose `mcpServers` is not an object: an error naming it.
+    let bad = r#"{"projects": {"/work/a": {"mcpServers": [1]}}}"#;
+    h.write(&path, bad);
+    let (code, _, err) = h.run(&["mcp", "wrap", "claude-code"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`mcpServers` is not an object (in `projects` of /work/a)"),
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), bad);

@@ -873,7 +873,10 @@ fn gemini_settings_with_comments_keep_them_through_install_and_uninstall() {
             .join("\n");
         let v: Value = serde_json::from_str(&clean).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(v["theme"], "GitHub");
-        assert_eq!(v["hooks"]["Notification"][0]["hooks"][0]["command"], "notify-send");
+        assert_eq!(
+            v["hooks"]["Notification"][0]["hooks"][0]["command"],
+            "notify-send"
+        );
         for event in ["BeforeTool", "AfterTool", "BeforeAgent", "AfterModel"] {
             let list = v["hooks"][event].as_array().unwrap();
             assert_eq!(list.len(), 1, "ours once in {event}: {text}");
