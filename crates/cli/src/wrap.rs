@@ -66,6 +66,12 @@ struct Entry {
     args: Option<Args>,
     /// How an `args` member is added beside `command`.
     insert: Insert,
+    /// TOML: each key of the entry and where `KEY = VALUE` is (`None`: not
+    /// a plain value, such as a dotted key or a table of its own).
+    fields: Vec<(String, Option<Range<usize>>)>,
+    /// TOML: the entry's text a wrapped URL server keeps to give back: an
+    /// inline table, or a table's lines up to the next table header.
+    body: Option<Range<usize>>,
 }
 
 /// An `args` array.
@@ -220,12 +226,7 @@ fn state(host: Host, e: &Entry) -> State {
             }
             (None, None) => None,
         },
-        Host::Codex if v.get("url").is_some() => {
-            return State::Other(
-                "a URL server in Codex's config is not wrapped yet; wrap it by hand (docs/GATEWAY.md)"
-                    .to_owned(),
-            );
-        }
+        Host::Codex if v.get("url").is_some() => return codex_url(e),
         _ => str_of(v, "url"),
     };
     match url {
@@ -244,8 +245,175 @@ fn state(host: Host, e: &Entry) -> State {
     }
 }
 
+/// What a URL server of Codex's config is to the gateway: its fields
+/// (`url`, `bearer_token_env_var`, `http_headers`, `env_http_headers`)
+/// must be plain values in its own text, and it must not log in with
+/// OAuth, which the proxy does not do.
+fn codex_url(e: &Entry) -> State {
+    let v = &e.value;
+    let other = |why: &str| State::Other(why.to_owned());
+    let Some(url) = str_of(v, "url") else {
+        return other("`url` is not a string");
+    };
+    if let Some(k) = ["oauth", "oauth_resource", "scopes"]
+        .into_iter()
+        .find(|k| v.get(k).is_some())
+    {
+        return State::Other(format!(
+            "it logs in with OAuth (`{k}`), which the proxy does not do"
+        ));
+    }
+    if v.get("bearer_token").is_some() {
+        return other(
+            "an inline `bearer_token`, which Codex refuses; name its environment variable in `bearer_token_env_var`",
+        );
+    }
+    if v.get("bearer_token_env_var")
+        .is_some_and(|t| !t.as_str().is_some_and(is_var_name))
+    {
+        return other("`bearer_token_env_var` is not an environment variable's name");
+    }
+    for k in ["http_headers", "env_http_headers"] {
+        let Some(h) = v.get(k) else { continue };
+        let ok = h.as_object().is_some_and(|h| {
+            h.values().all(|x| {
+                x.as_str()
+                    .is_some_and(|x| k == "http_headers" || is_var_name(x))
+            })
+        });
+        if !ok {
+            return State::Other(if k == "http_headers" {
+                "`http_headers` is not a table of strings".to_owned()
+            } else {
+                "`env_http_headers` is not a table of environment variables' names".to_owned()
+            });
+        }
+    }
+    let inline = matches!(e.insert, Insert::TomlInline);
+    if let Some((k, _)) = e.fields.iter().find(|(k, r)| {
+        r.is_none()
+            && (inline
+                || [
+                    "url",
+                    "bearer_token_env_var",
+                    "http_headers",
+                    "env_http_headers",
+                ]
+                .contains(&k.as_str()))
+    }) {
+        return State::Other(format!(
+            "its `{k}` is a dotted key or a table of its own; write it inline (`{k} = …`) to wrap it"
+        ));
+    }
+    if e.body.is_none() {
+        return other(
+            "its form (dotted keys) is not wrapped; write the server as a table `[mcp_servers.NAME]`",
+        );
+    }
+    State::Url(url.to_owned())
+}
+
+fn is_var_name(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// A replacement of `range` of the original text.
 type Edit = (Range<usize>, String);
+
+/// The whole lines `r` is on, with the line end after it.
+fn lines_of(text: &str, r: &Range<usize>) -> Range<usize> {
+    let start = text[..r.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[r.end..]
+        .find('\n')
+        .map_or(text.len(), |i| r.end + i + 1);
+    start..end
+}
+
+/// The edits that wrap a URL server of Codex: `palisade mcp-proxy
+/// --upstream URL`, each header passed by `--header`, the token's and the
+/// headers' environment variables forwarded by `env_vars`, a literal
+/// header in `env`, and the entry as it was in `env.PALISADE_MCP_ENTRY`.
+fn wrap_codex_url(text: &str, e: &Entry, url: &str, proxy: &[String], exe: &str) -> Vec<Edit> {
+    let (Some(body), Some(old)) = (e.body.clone(), e.value.as_object()) else {
+        return Vec::new();
+    };
+    let q = toml::quote;
+    let mut args: Vec<String> = proxy.to_vec();
+    args.extend(["--upstream".to_owned(), url.to_owned()]);
+    let mut vars: Vec<String> = Vec::new();
+    let mut env: Vec<(String, String)> = Vec::new();
+    if let Some(tok) = str_of(&e.value, "bearer_token_env_var") {
+        args.extend([
+            "--header".to_owned(),
+            format!("Authorization=Bearer ${{{tok}}}"),
+        ]);
+        vars.push(tok.to_owned());
+    }
+    if let Some(h) = old.get("env_http_headers").and_then(Value::as_object) {
+        for (name, var) in h {
+            let var = var.as_str().unwrap_or_default();
+            args.extend(["--header".to_owned(), format!("{name}={var}")]);
+            if !vars.iter().any(|v| v == var) {
+                vars.push(var.to_owned());
+            }
+        }
+    }
+    if let Some(h) = old.get("http_headers").and_then(Value::as_object) {
+        for (i, (name, value)) in h.iter().enumerate() {
+            let var = format!("PALISADE_HEADER_{}", i + 1);
+            args.extend(["--header".to_owned(), format!("{name}={var}")]);
+            env.push((var, value.as_str().unwrap_or_default().to_owned()));
+        }
+    }
+    env.push((ORIGINAL.to_owned(), text[body.clone()].to_owned()));
+    let list = |items: &[String]| items.iter().map(|s| q(s)).collect::<Vec<_>>().join(", ");
+    let env_text = env
+        .iter()
+        .map(|(k, v)| format!("{k} = {}", q(v)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut new = vec![
+        format!("command = {}", q(exe)),
+        format!("args = [{}]", list(&args)),
+    ];
+    if !vars.is_empty() {
+        new.push(format!("env_vars = [{}]", list(&vars)));
+    }
+    new.push(format!("env = {{ {env_text} }}"));
+    let moved = [
+        "url",
+        "bearer_token_env_var",
+        "http_headers",
+        "env_http_headers",
+    ];
+    if matches!(e.insert, Insert::TomlInline) {
+        for (k, r) in &e.fields {
+            if let (false, Some(r)) = (moved.contains(&k.as_str()), r) {
+                new.push(text[r.clone()].to_owned());
+            }
+        }
+        return vec![(body, format!("{{ {} }}", new.join(", ")))];
+    }
+    let mut edits = Vec::new();
+    for (k, r) in &e.fields {
+        let (true, Some(r)) = (moved.contains(&k.as_str()), r) else {
+            continue;
+        };
+        let line = lines_of(text, r);
+        if k == "url" {
+            let mut with = new.join("\n");
+            if text[..line.end].ends_with('\n') {
+                with.push('\n');
+            }
+            edits.push((line, with));
+        } else {
+            edits.push((line, String::new()));
+        }
+    }
+    edits
+}
 
 /// The proxy's own arguments before the server's.
 fn proxy_args(args: &WrapArgs, name: &str) -> anyhow::Result<Vec<String>> {
@@ -375,10 +543,29 @@ fn wrap_url(
 /// The edits that unwrap a wrapped entry; an error says why it cannot be.
 fn unwrap_entry(text: &str, e: &Entry, fmt: Format) -> Result<Vec<Edit>, String> {
     if let Some(original) = e.value.get("env").and_then(|v| str_of(v, ORIGINAL)) {
-        if fmt != Format::Json || crate::install::jsonc::parse(original).is_err() {
-            return Err(format!("its `{ORIGINAL}` is not a JSON entry"));
-        }
-        return Ok(vec![(e.span.clone(), original.to_owned())]);
+        return match fmt {
+            Format::Json => {
+                if crate::install::jsonc::parse(original).is_err() {
+                    return Err(format!("its `{ORIGINAL}` is not a JSON entry"));
+                }
+                Ok(vec![(e.span.clone(), original.to_owned())])
+            }
+            Format::Toml => {
+                let (Some(body), inline) = (e.body.clone(), matches!(e.insert, Insert::TomlInline))
+                else {
+                    return Err("its form (dotted keys) is not the one wrap wrote".to_owned());
+                };
+                let probe = if inline {
+                    format!("x = {original}\n")
+                } else {
+                    format!("[x]\n{original}")
+                };
+                if toml_edit::Document::parse(probe.as_str()).is_err() {
+                    return Err(format!("its `{ORIGINAL}` is not a TOML entry"));
+                }
+                Ok(vec![(body, original.to_owned())])
+            }
+        };
     }
     let values: Vec<&str> = e.value["args"]
         .as_array()
@@ -566,6 +753,9 @@ pub(crate) fn run(args: &WrapArgs, wrap: bool) -> anyhow::Result<u8> {
             (true, State::Command) => {
                 wrap_command(&text, e, fmt, &proxy_args(args, &e.name)?, &exe)
             }
+            (true, State::Url(url)) if fmt == Format::Toml => {
+                wrap_codex_url(&text, e, url, &proxy_args(args, &e.name)?, &exe)
+            }
             (true, State::Url(url)) => wrap_url(&text, e, url, &proxy_args(args, &e.name)?, &exe)?,
             (true, State::Other(why)) => {
                 lines.push(format!("  {}: left as it is: {why}", label_of(e)));
@@ -740,6 +930,9 @@ mod tests {
         for e in &list {
             match state(host, e) {
                 State::Command => edits.extend(wrap_command(text, e, fmt, &proxy, "/bin/palisade")),
+                State::Url(u) if fmt == Format::Toml => {
+                    edits.extend(wrap_codex_url(text, e, &u, &proxy, "/bin/palisade"))
+                }
                 State::Url(u) => {
                     edits.extend(wrap_url(text, e, &u, &proxy, "/bin/palisade").unwrap())
                 }
@@ -780,6 +973,10 @@ mod tests {
             "[mcp_servers.a]\ncommand = \"npx\"",
             "[mcp_servers.a]\ncommand = \"npx\"\nargs = [\n  \"-y\",\n  \"p\",\n]\n[mcp_servers.a.env]\nX = \"1\"\n",
             "mcp_servers.a = { command = \"npx\" }\nmcp_servers.b = { command = \"b\", args = [ ] }\n",
+            "[mcp_servers.r]\nurl = \"https://h/mcp\" # remote\nbearer_token_env_var = \"TOK\"\nenabled = true\n\n# next\n[other]\nx = 1\n",
+            "[mcp_servers.r]\nenabled_tools = [\"a\"]\nurl = 'https://h/mcp'\nhttp_headers = { \"X-A\" = \"1\" }\nenv_http_headers = { \"X-B\" = \"B\" }\n[mcp_servers.r.tools.a]\napproval_mode = \"prompt\"\n",
+            "[mcp_servers.r]\nurl = \"https://h/mcp\"",
+            "mcp_servers.r = { url = \"https://h/mcp\", env_http_headers = { X = \"V\" }, enabled = false }\n",
         ] {
             round_trip(text, Format::Toml, Host::Codex);
         }

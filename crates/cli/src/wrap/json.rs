@@ -69,6 +69,8 @@ fn servers(
         let mut entry = Entry {
             name: server.key.clone(),
             project: project.map(str::to_owned),
+            fields: Vec::new(),
+            body: None,
             span: server.value.span.clone(),
             value,
             command: None,

@@ -299,10 +299,7 @@ fn codex_toml_keeps_its_comments_and_comes_back_byte_for_byte() {
         out.contains("fs: wrapped") && out.contains("docs: wrapped"),
         "{out}"
     );
-    assert!(
-        out.contains("remote: left as it is: a URL server in Codex's config"),
-        "{out}"
-    );
+    assert!(out.contains("remote: wrapped"), "{out}");
     h.run(&["mcp", "wrap", "codex"]);
     let text = std::fs::read_to_string(&path).unwrap();
     for kept in [
@@ -642,4 +639,130 @@ fn claude_code_project_servers_in_claude_json_are_wrapped_too() {
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), bad);
+}
+
+/// A URL server of Codex (`url`, its token in `bearer_token_env_var`,
+/// headers literal and from the environment) runs behind the proxy as
+/// Codex starts it: the token reaches the server from the environment,
+/// never from the file or the command line; unwrap gives the bytes back.
+#[test]
+fn a_codex_url_server_is_wrapped_with_its_token_from_the_environment() {
+    let h = Home::new("codex-url");
+    let config = h.dir.path().join("serve.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "keys:\n  - {{ id: ci, env: GW_SERVE_KEY, tenant: default, scopes: [\"guardrails:check\"] }}\n\
+             gateway:\n  pins: {:?}\n  servers:\n    guard: {{ command: [{:?}, mcp] }}\n",
+            h.dir.path().join("serve-pins.json").display().to_string(),
+            BIN
+        ),
+    )
+    .unwrap();
+    let (child, addr) = crate::util::serve(
+        &["--config", config.to_str().unwrap()],
+        None,
+        &[("GW_SERVE_KEY", "gw-secret-9")],
+    );
+    let _served = super::Served(child);
+    let path = h.home().join(".codex/config.toml");
+    let original = format!(
+        "model = \"gpt-5\"\n\n[mcp_servers.guard]\n# the guard, remote\nurl = \"http://{addr}/gateway/guard/mcp\" # served\nbearer_token_env_var = \"GW_TOKEN\"\nhttp_headers = {{ \"X-Trace\" = \"t1\" }}\nenv_http_headers = {{ \"X-Env\" = \"GW_ENV\" }}\nstartup_timeout_sec = 20\n\n[mcp_servers.login]\nurl = \"https://login.example.com/mcp\"\nscopes = [\"read\"]\n"
+    );
+    let out = round_trip(&h, "codex", &path, &original, &[]);
+    assert!(out.contains("guard: wrapped"), "{out}");
+    assert!(
+        out.contains(
+            "login: left as it is: it logs in with OAuth (`scopes`), which the proxy does not do"
+        ),
+        "{out}"
+    );
+    h.run(&["mcp", "wrap", "codex"]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(!text.contains("gw-secret"), "{text}");
+    assert!(text.contains("\n# the guard, remote\ncommand = "), "{text}");
+    assert!(text.contains("startup_timeout_sec = 20\n"), "{text}");
+    let doc = toml_edit::Document::parse(text.as_str()).unwrap();
+    let entry = doc["mcp_servers"]["guard"].as_table().unwrap();
+    let strings = |k: &str| -> Vec<String> {
+        entry[k]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let args = strings("args");
+    let url = format!("http://{addr}/gateway/guard/mcp");
+    assert_eq!(
+        args,
+        [
+            "mcp-proxy",
+            "--name",
+            "guard",
+            "--upstream",
+            url.as_str(),
+            "--header",
+            "Authorization=Bearer ${GW_TOKEN}",
+            "--header",
+            "X-Env=GW_ENV",
+            "--header",
+            "X-Trace=PALISADE_HEADER_1",
+        ]
+    );
+    assert_eq!(strings("env_vars"), ["GW_TOKEN", "GW_ENV"]);
+    let env = entry["env"].as_inline_table().unwrap();
+    assert_eq!(env.get("PALISADE_HEADER_1").unwrap().as_str(), Some("t1"));
+    assert!(entry.get("url").is_none() && entry.get("bearer_token_env_var").is_none());
+
+    // Started as Codex starts a command server: its `env`, and the
+    // variables `env_vars` names taken from Codex's environment.
+    let start = |token: Option<&str>| {
+        let mut cmd = Command::new(entry["command"].as_str().unwrap());
+        cmd.args(&args)
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("XDG_STATE_HOME", h.dir.path().join("state"))
+            .env("GW_ENV", "e1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in env.iter() {
+            cmd.env(k, v.as_str().unwrap());
+        }
+        if let Some(t) = token {
+            cmd.env("GW_TOKEN", t);
+        }
+        let mut child = cmd.spawn().unwrap();
+        let lines = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        ];
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all((lines.join("\n") + "\n").as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (out, err) = start(Some("gw-secret-9"));
+    let list = out
+        .lines()
+        .find(|l| l.contains(r#""id":2"#))
+        .unwrap_or_else(|| panic!("{out}{err}"));
+    assert!(list.contains(r#""name":"check""#), "{list}");
+    // The service refuses a wrong key: the token is what it checks.
+    let (out, err) = start(Some("wrong"));
+    assert!(!out.contains(r#""name":"check""#), "{out}{err}");
+    let (_, err) = start(None);
+    assert!(
+        err.contains("--header Authorization: the environment variable `GW_TOKEN` is not set"),
+        "{err}"
+    );
 }
