@@ -30,7 +30,7 @@ const ORIGINAL: &str = "PALISADE_MCP_ENTRY";
 /// Arguments of `palisade mcp wrap|unwrap`.
 #[derive(ClapArgs, Debug)]
 pub(crate) struct WrapArgs {
-    /// The host: claude-code, codex, gemini-cli or cursor.
+    /// The host: claude-code, codex, gemini-cli, cursor or copilot-cli.
     pub(crate) host: String,
     /// `user` (the host's configuration in your home) or `project` (this directory's).
     #[arg(long, value_name = "SCOPE", default_value = "user")]
@@ -142,16 +142,26 @@ fn file(host: Host, scope: Scope, root: &Path) -> anyhow::Result<(PathBuf, Forma
             Format::Toml,
         ),
         (Host::Codex, Scope::Project) => (root.join(".codex/config.toml"), Format::Toml),
-        (Host::CopilotCli, _) => {
-            bail!(
-                "wrapping Copilot CLI's MCP servers is not supported yet; wrap them by hand (docs/GATEWAY.md)"
-            )
-        }
+        (Host::CopilotCli, Scope::User) => (
+            env_dir("COPILOT_HOME")
+                .map_or_else(|| home().map(|h| h.join(".copilot")), Ok)?
+                .join("mcp-config.json"),
+            Format::Json,
+        ),
+        (Host::CopilotCli, Scope::Project) => bail!(
+            "Copilot CLI's servers of a repository (.mcp.json, .github/mcp.json) are not wrapped as copilot-cli; `palisade mcp wrap claude-code --scope project` wraps .mcp.json, which Copilot CLI reads too"
+        ),
     })
 }
 
 /// The hosts whose MCP servers `wrap` rewrites.
-const HOSTS: &[Host] = &[Host::ClaudeCode, Host::Codex, Host::GeminiCli, Host::Cursor];
+const HOSTS: &[Host] = &[
+    Host::ClaudeCode,
+    Host::Codex,
+    Host::GeminiCli,
+    Host::Cursor,
+    Host::CopilotCli,
+];
 
 /// What an entry is to the gateway.
 #[derive(Debug, PartialEq, Eq)]
@@ -209,7 +219,7 @@ fn state(host: Host, e: &Entry) -> State {
         return State::Command;
     }
     let url = match host {
-        Host::ClaudeCode => match str_of(v, "type") {
+        Host::ClaudeCode | Host::CopilotCli => match str_of(v, "type") {
             Some("sse") => {
                 return State::Other(
                     "an SSE server: the gateway speaks streamable HTTP only".to_owned(),
@@ -493,6 +503,7 @@ fn wrap_command(text: &str, e: &Entry, fmt: Format, proxy: &[String], exe: &str)
 
 /// The edit that wraps a URL server (JSON hosts).
 fn wrap_url(
+    host: Host,
     text: &str,
     e: &Entry,
     url: &str,
@@ -528,6 +539,10 @@ fn wrap_url(
         }
     }
     new.insert("env".to_owned(), Value::Object(env));
+    if host == Host::CopilotCli {
+        // Copilot CLI asks every entry for its type: now a command.
+        new.insert("type".to_owned(), "local".into());
+    }
     let line_start = text[..e.span.start].rfind('\n').map_or(0, |i| i + 1);
     let indent: String = text[line_start..e.span.start]
         .chars()
@@ -756,7 +771,9 @@ pub(crate) fn run(args: &WrapArgs, wrap: bool) -> anyhow::Result<u8> {
             (true, State::Url(url)) if fmt == Format::Toml => {
                 wrap_codex_url(&text, e, url, &proxy_args(args, &e.name)?, &exe)
             }
-            (true, State::Url(url)) => wrap_url(&text, e, url, &proxy_args(args, &e.name)?, &exe)?,
+            (true, State::Url(url)) => {
+                wrap_url(host, &text, e, url, &proxy_args(args, &e.name)?, &exe)?
+            }
             (true, State::Other(why)) => {
                 lines.push(format!("  {}: left as it is: {why}", label_of(e)));
                 continue;
@@ -934,7 +951,7 @@ mod tests {
                     edits.extend(wrap_codex_url(text, e, &u, &proxy, "/bin/palisade"))
                 }
                 State::Url(u) => {
-                    edits.extend(wrap_url(text, e, &u, &proxy, "/bin/palisade").unwrap())
+                    edits.extend(wrap_url(host, text, e, &u, &proxy, "/bin/palisade").unwrap())
                 }
                 _ => {}
             }

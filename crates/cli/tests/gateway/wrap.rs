@@ -766,3 +766,98 @@ fn a_codex_url_server_is_wrapped_with_its_token_from_the_environment() {
         "{err}"
     );
 }
+
+/// GitHub Copilot CLI's `~/.copilot/mcp-config.json` (`$COPILOT_HOME`):
+/// `local` and `stdio` servers keep their command, an `http` one becomes
+/// a `local` one running the proxy (its headers in `env`, where Copilot
+/// CLI expands `${VAR}`), an `sse` one is left; `tools` stay.
+#[test]
+fn copilot_cli_servers_wrap_and_unwrap_byte_for_byte() {
+    let h = Home::new("copilot");
+    let path = h.home().join(".copilot/mcp-config.json");
+    let original = r#"{
+  "mcpServers": {
+    "serena": {
+      "type": "local",
+      "command": "uvx",
+      "args": ["--from", "git+https://github.com/oraios/serena", "serena", "start-mcp-server"],
+      "tools": ["*"],
+      "env": {"API_KEY": "${MY_API_KEY}"}
+    },
+    "azure": {"type": "stdio", "command": "npx", "args": ["-y", "@azure/mcp@latest", "server", "start"], "tools": ["*"], "env": {}},
+    "github": {
+      "type": "http",
+      "url": "https://api.githubcopilot.com/mcp/readonly",
+      "tools": ["get_issue"],
+      "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}
+    },
+    "cloudflare": {"type": "sse", "url": "https://docs.mcp.cloudflare.com/sse", "tools": ["*"]}
+  }
+}
+"#;
+    let out = round_trip(&h, "copilot-cli", &path, original, &[]);
+    for line in [
+        "serena: wrapped",
+        "azure: wrapped",
+        "github: wrapped",
+        "cloudflare: left as it is: an SSE server",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    h.run(&["mcp", "wrap", "copilot-cli"]);
+    let s = servers_json(&std::fs::read_to_string(&path).unwrap());
+    assert_wrapped(
+        &s["serena"],
+        "serena",
+        &[
+            "uvx",
+            "--from",
+            "git+https://github.com/oraios/serena",
+            "serena",
+            "start-mcp-server",
+        ],
+    );
+    assert_eq!(s["serena"]["type"], "local");
+    assert_eq!(s["serena"]["env"]["API_KEY"], "${MY_API_KEY}");
+    let gh = &s["github"];
+    assert_eq!(gh["type"], "local");
+    assert_eq!(gh["tools"], serde_json::json!(["get_issue"]));
+    assert_eq!(gh["env"]["PALISADE_HEADER_1"], "Bearer ${GITHUB_TOKEN}");
+    let args = gh["args"].to_string();
+    assert!(
+        args.contains(r#""--upstream","https://api.githubcopilot.com/mcp/readonly","--header","Authorization=PALISADE_HEADER_1""#),
+        "{args}"
+    );
+    let (_, out, _) = h.run(&["doctor"]);
+    assert!(
+        out.contains(&format!(
+            "  mcp servers (user: {}): wrapped: serena, azure, github\n",
+            path.display()
+        )),
+        "{out}"
+    );
+    // COPILOT_HOME moves the file; the project scope names where to go.
+    let (code, _, err) = h.run(&["mcp", "wrap", "copilot-cli", "--scope", "project"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("palisade mcp wrap claude-code --scope project"),
+        "{err}"
+    );
+    let moved = h.dir.path().join("copilot-home");
+    h.write(
+        &moved.join("mcp-config.json"),
+        r#"{"mcpServers": {"x": {"type": "local", "command": "x", "tools": ["*"]}}}"#,
+    );
+    let out = Command::new(BIN)
+        .args(["mcp", "wrap", "copilot-cli"])
+        .current_dir(h.project())
+        .env("HOME", h.home())
+        .env("COPILOT_HOME", &moved)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("mcp-config.json") && text.contains("x: wrapped"),
+        "{text}"
+    );
+}
