@@ -854,11 +854,8 @@ fn gemini_settings_with_comments_keep_them_through_install_and_uninstall() {
         let verb = if round == 0 { "added" } else { "updated" };
         assert!(out.contains(&format!("{verb} BeforeTool")), "{out}");
         let text = std::fs::read_to_string(&settings).unwrap();
-        for kept in [
-            "// Gemini CLI settings\n{\n  \"theme\": \"GitHub\", // my theme\n  /* servers */\n  \"mcpServers\": {\n    \"fs\": { \"command\": \"npx\" } // the files\n  },\n  \"hooks\": {\n    // my own hook\n    \"Notification\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"notify-send\" }] }],\n    \"AfterModel\": [\n      {\n        \"hooks\": [\n",
-        ] {
-            assert!(text.starts_with(kept), "{text}");
-        }
+        let kept = "// Gemini CLI settings\n{\n  \"theme\": \"GitHub\", // my theme\n  /* servers */\n  \"mcpServers\": {\n    \"fs\": { \"command\": \"npx\" } // the files\n  },\n  \"hooks\": {\n    // my own hook\n    \"Notification\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"notify-send\" }] }],\n    \"AfterModel\": [\n      {\n        \"hooks\": [\n";
+        assert!(text.starts_with(kept), "{text}");
         // Read as Gemini CLI reads it: comments stripped, then JSON.
         let clean: String = text
             .lines()
