@@ -822,11 +822,6 @@ limits: { max_body_bytes: 1048576 }
             ServiceConfig::default()
         );
     }
-}
-
-#[cfg(test)]
-mod gateway_idle_tests {
-    use super::*;
 
     #[test]
     fn the_gateway_s_idle_timeout_is_from_a_second_to_a_week() {
