@@ -293,3 +293,39 @@ async fn pins_command(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_header_s_text_takes_its_variables_from_the_environment() {
+        let path = std::env::var("PATH").unwrap_or_default();
+        assert_eq!(
+            headers(&["A=PATH".to_owned(), "B=x ${PATH} y".to_owned()]).unwrap(),
+            [
+                ("A".to_owned(), path.clone()),
+                ("B".to_owned(), format!("x {path} y"))
+            ]
+        );
+        for (spec, why) in [
+            ("B=Bearer ${PATH", "`${` without its `}`"),
+            (
+                "B=Bearer ${A-B}",
+                "`${A-B}` is not an environment variable's name",
+            ),
+            (
+                "B=Bearer ${}",
+                "`${}` is not an environment variable's name",
+            ),
+            (
+                "B=Bearer ${PALISADE_NO_SUCH_VARIABLE_9}",
+                "the environment variable `PALISADE_NO_SUCH_VARIABLE_9` is not set",
+            ),
+            ("Bearer", "write NAME=ENV_VAR"),
+        ] {
+            let e = headers(&[spec.to_owned()]).unwrap_err().to_string();
+            assert!(e.contains(why), "{spec}: {e}");
+        }
+    }
+}
