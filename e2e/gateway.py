@@ -2,7 +2,8 @@
 and a client from the registries: the reference filesystem server and the
 "everything" server (npm, @modelcontextprotocol/server-filesystem and
 @modelcontextprotocol/server-everything), and the official Python SDK
-(PyPI `mcp`) as the client and as a server (e2e/gateway_server.py).
+(PyPI `mcp`) as the client and as a server (e2e/gateway_server.py), and
+the MCP Inspector's CLI (npm, @modelcontextprotocol/inspector) as a client.
 
 Scenarios:
 - a secret file read through the filesystem server is refused, and its
@@ -20,7 +21,11 @@ Scenarios:
   person answers (yes: the move happens; no: it does not);
 - a file that carries instructions for the model: the write it asks for
   is refused, while the same write after a plain file is not;
-- the server killed during a call: the client gets a clear error at once.
+- the server killed during a call: the client gets a clear error at once;
+- the MCP Inspector's CLI, given a project's `.mcp.json` that `palisade
+  mcp wrap` rewrote, lists the filesystem server's tools through the
+  proxy, calls an allowed read (answered) and a read of `.env` (refused,
+  the secret nowhere in its output).
 
 Usage: python3 e2e/gateway.py PALISADE_BINARY NODE_MODULES
 (run with a Python that has `mcp`; .ci/run makes one). Exit code 0 when
@@ -366,6 +371,51 @@ def python_server(home):
     check(took < 10, f"the error took {took:.1f} s")
 
 
+def inspector(home):
+    root = home / "project"
+    root.mkdir()
+    (root / "notes.txt").write_text("meeting at noon\n")
+    (root / ".env").write_text(f"STRIPE_KEY={SECRET}\n")
+    server = ["node", package_bin("@modelcontextprotocol/server-filesystem"), str(root)]
+    (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"fs": {"command": server[0], "args": server[1:]}}}))
+    env = {
+        "PATH": os.environ["PATH"], "HOME": str(home), "RUST_LOG": "warn",
+        "XDG_STATE_HOME": str(home / "state"), "MCP_INSPECTOR_SECRET_STORE": "memory",
+    }
+    wrapped = subprocess.run(
+        [PALISADE, "mcp", "wrap", "claude-code", "--scope", "project"],
+        cwd=root, env=env, capture_output=True, text=True, check=False,
+    )
+    check(wrapped.returncode == 0 and "fs: wrapped" in wrapped.stdout, f"wrap: {wrapped}")
+    entry = json.loads((root / ".mcp.json").read_text())["mcpServers"]["fs"]
+    check(entry["args"][:4] == ["mcp-proxy", "--name", "fs", "--"], f"not wrapped: {entry}")
+    cli = ["node", package_bin("@modelcontextprotocol/inspector"), "--cli",
+           "--config", str(root / ".mcp.json"), "--server", "fs"]
+
+    def run(*args):
+        done = subprocess.run([*cli, *args], cwd=root, env=env, capture_output=True, text=True,
+                              timeout=TIMEOUT, check=False)
+        check(SECRET not in done.stdout + done.stderr, "the secret reached the Inspector")
+        try:
+            return done.returncode, json.loads(done.stdout)
+        except json.JSONDecodeError:
+            raise Failure(f"the Inspector's output is not JSON: {done}") from None
+
+    code, listed = run("--method", "tools/list")
+    names = [t["name"] for t in listed.get("tools", [])]
+    check(code == 0 and "read_text_file" in names, f"tools/list ({code}): {names or listed}")
+    code, notes = run("--method", "tools/call", "--tool-name", "read_text_file",
+                      "--tool-arg", f"path={root / 'notes.txt'}")
+    check(code == 0 and not notes.get("isError") and notes["content"][0]["text"] == "meeting at noon\n",
+          f"the allowed read ({code}): {notes}")
+    code, secret = run("--method", "tools/call", "--tool-name", "read_text_file",
+                       "--tool-arg", f"path={root / '.env'}")
+    text = secret.get("content", [{}])[0].get("text", "")
+    check(code != 0 and secret.get("isError") is True, f"the read of .env was not refused ({code}): {secret}")
+    check(text.startswith("This tool call was blocked by policy.") and "secret-files" in text,
+          f"the refusal does not say why: {text}")
+
+
 def children_of(pid):
     """The processes whose parent is `pid`."""
     found = []
@@ -388,6 +438,7 @@ def main():
         ("the everything server through the proxy; echo byte for byte", everything),
         ("Python SDK server: poisoned tool hidden, rug pull held until approved, a rename followed and a copy held, killed server a clear error", python_server),
         ("filesystem server: a credential in a result redacted, ask as an elicitation, a write injected by a file refused", asked_redacted_injected),
+        ("MCP Inspector CLI through a wrapped .mcp.json: tools listed, an allowed read answered, .env refused", inspector),
     ]
     failed = 0
     for title, scenario in scenarios:

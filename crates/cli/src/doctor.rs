@@ -33,8 +33,8 @@ pub(crate) fn run() -> anyhow::Result<u8> {
             let Ok(t) = target(host, scope, &root) else {
                 continue;
             };
-            let config = match read_config(&t.path) {
-                Ok(c) => c,
+            let config = match read_config(&t.path, host) {
+                Ok(c) => c.map,
                 Err(e) => {
                     lines.push(format!("  {label}: {e:#}"));
                     broken += 1;

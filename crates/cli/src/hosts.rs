@@ -38,7 +38,7 @@ fn config_dir(host: Host) -> Option<PathBuf> {
         Host::Codex => env_dir("CODEX_HOME").or_else(|| Some(home()?.join(".codex"))),
         Host::GeminiCli => Some(home()?.join(".gemini")),
         Host::Cursor => Some(home()?.join(".cursor")),
-        Host::CopilotCli => Some(home()?.join(".copilot")),
+        Host::CopilotCli => env_dir("COPILOT_HOME").or_else(|| Some(home()?.join(".copilot"))),
     }
 }
 

@@ -3,6 +3,7 @@
 //! there and never clobbering it, and prints what it changed.
 
 pub(crate) mod codex;
+pub(crate) mod jsonc;
 
 use std::path::{Path, PathBuf};
 
@@ -186,19 +187,55 @@ fn grouped(host: Host) -> bool {
     matches!(host, Host::ClaudeCode | Host::Codex | Host::GeminiCli)
 }
 
+/// A host's configuration file as read.
+pub(crate) struct Config {
+    /// What it holds (`{}` when absent).
+    pub(crate) map: Map<String, Value>,
+    /// Its text, when it is edited in place rather than written anew
+    /// (Gemini CLI's settings, which may have comments).
+    text: Option<(String, jsonc::Doc)>,
+}
+
 /// Reads a configuration file: `{}` when absent; an error (and no write)
-/// when it is not a JSON object.
-pub(crate) fn read_config(path: &Path) -> anyhow::Result<Map<String, Value>> {
+/// when it is not a JSON object. Gemini CLI's settings are JSON with
+/// comments, as Gemini CLI reads them.
+pub(crate) fn read_config(path: &Path, host: Host) -> anyhow::Result<Config> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Map::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Config {
+                map: Map::new(),
+                text: None,
+            });
+        }
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
+    if host == Host::GeminiCli && !jsonc::blank_comments(&text).trim().is_empty() {
+        return match jsonc::parse(&text) {
+            Ok(doc) => match doc.value.clone() {
+                Value::Object(map) => Ok(Config {
+                    map,
+                    text: Some((text, doc)),
+                }),
+                _ => bail!(
+                    "{} is not a JSON object; it is left as it is",
+                    path.display()
+                ),
+            },
+            Err(e) => bail!(
+                "{} is not valid JSON with comments ({e}); it is left as it is",
+                path.display()
+            ),
+        };
+    }
     if text.trim().is_empty() {
-        return Ok(Map::new());
+        return Ok(Config {
+            map: Map::new(),
+            text: None,
+        });
     }
     match serde_json::from_str::<Value>(&text) {
-        Ok(Value::Object(map)) => Ok(map),
+        Ok(Value::Object(map)) => Ok(Config { map, text: None }),
         Ok(_) => bail!(
             "{} is not a JSON object; it is left as it is",
             path.display()
@@ -263,13 +300,28 @@ fn hooks_of<'a>(
     })
 }
 
-/// Writes the file through a temporary file in the same directory.
-fn write_config(path: &Path, config: &Map<String, Value>) -> anyhow::Result<()> {
+/// Writes the file through a temporary file in the same directory: anew,
+/// or, for a file edited in place, its text with the values that changed
+/// replaced (comments and formatting kept; an edit that would drop a
+/// comment is refused and nothing is written).
+fn write_config(path: &Path, config: &Config) -> anyhow::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let mut text = serde_json::to_string_pretty(config)?;
-    text.push('\n');
+    let text = match &config.text {
+        Some((text, doc)) => jsonc::edit(text, doc, &Value::Object(config.map.clone()))
+            .map_err(|why| {
+                anyhow::anyhow!(
+                    "{}: {why}; its comments cannot be kept, so it is left as it is (move or remove those comments and run again)",
+                    path.display()
+                )
+            })?,
+        None => {
+            let mut text = serde_json::to_string_pretty(&config.map)?;
+            text.push('\n');
+            text
+        }
+    };
     let tmp = path.with_extension("json.palisade-tmp");
     std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))
@@ -325,11 +377,11 @@ pub(crate) fn install(args: &HooksArgs) -> anyhow::Result<u8> {
 fn install_one(host: Host, scope: Scope, args: &HooksArgs, root: &Path) -> anyhow::Result<()> {
     let t = target(host, scope, root)?;
     let cmd = command(host, args)?;
-    let mut config = read_config(&t.path)?;
+    let mut config = read_config(&t.path, host)?;
     if host == Host::Cursor || host == Host::CopilotCli {
-        config.entry("version").or_insert(json!(1));
+        config.map.entry("version").or_insert(json!(1));
     }
-    let hooks = hooks_of(&mut config, &t.path)?;
+    let hooks = hooks_of(&mut config.map, &t.path)?;
     let ours = handler(host, &cmd, args);
     let mut changes = Vec::new();
     for (event, matcher) in t.events {
@@ -398,8 +450,8 @@ pub(crate) fn uninstall(args: &HooksArgs) -> anyhow::Result<u8> {
         );
         return Ok(0);
     }
-    let mut config = read_config(&t.path)?;
-    let hooks = hooks_of(&mut config, &t.path)?;
+    let mut config = read_config(&t.path, host)?;
+    let hooks = hooks_of(&mut config.map, &t.path)?;
     let mut removed = 0;
     let events: Vec<String> = hooks.keys().cloned().collect();
     for event in events {
@@ -420,7 +472,7 @@ pub(crate) fn uninstall(args: &HooksArgs) -> anyhow::Result<u8> {
         return Ok(0);
     }
     if hooks.is_empty() {
-        config.remove("hooks");
+        config.map.remove("hooks");
     }
     write_config(&t.path, &config)?;
     say!("{}: {} (Palisade's hooks removed)", host, t.path.display());

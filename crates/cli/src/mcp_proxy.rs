@@ -42,7 +42,9 @@ pub(crate) struct McpProxyArgs {
     #[arg(long, value_name = "URL", conflicts_with = "command")]
     pub(crate) upstream: Option<String>,
     /// With --upstream: send header NAME with the value of environment
-    /// variable ENV_VAR (secrets stay out of the command line). Repeatable.
+    /// variable ENV_VAR (secrets stay out of the command line), or with a
+    /// text where each `${ENV_VAR}` is that variable's value
+    /// (`Authorization=Bearer ${TOKEN}`). Repeatable.
     #[arg(long = "header", value_name = "NAME=ENV_VAR", requires = "upstream")]
     pub(crate) headers: Vec<String>,
     /// The MCP server's command and its arguments, after `--`.
@@ -128,7 +130,8 @@ fn default_name(args: &McpProxyArgs) -> String {
         .to_owned()
 }
 
-/// `NAME=ENV_VAR` pairs as header names and the variables' values.
+/// `NAME=ENV_VAR` (or `NAME=TEXT` with `${ENV_VAR}` in it) pairs as
+/// header names and their values read from the environment.
 fn headers(specs: &[String]) -> anyhow::Result<Vec<(String, String)>> {
     specs
         .iter()
@@ -136,12 +139,39 @@ fn headers(specs: &[String]) -> anyhow::Result<Vec<(String, String)>> {
             let (name, var) = spec.split_once('=').with_context(|| {
                 format!("--header `{spec}`: write NAME=ENV_VAR, the header's value is read from the environment variable")
             })?;
+            if var.contains("${") {
+                return Ok((name.to_owned(), expand(name, var)?));
+            }
             let value = std::env::var(var).with_context(|| {
                 format!("--header {name}: the environment variable `{var}` is not set")
             })?;
             Ok((name.to_owned(), value))
         })
         .collect()
+}
+
+/// `text` with each `${VAR}` replaced by that environment variable.
+fn expand(header: &str, text: &str) -> anyhow::Result<String> {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("${") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let end = after
+            .find('}')
+            .with_context(|| format!("--header {header}: `${{` without its `}}` in `{text}`"))?;
+        let var = &after[..end];
+        if var.is_empty() || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            anyhow::bail!("--header {header}: `${{{var}}}` is not an environment variable's name");
+        }
+        let value = std::env::var(var).with_context(|| {
+            format!("--header {header}: the environment variable `{var}` is not set")
+        })?;
+        out.push_str(&value);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 pub(crate) fn run(args: &McpProxyArgs) -> anyhow::Result<u8> {
@@ -260,6 +290,42 @@ async fn pins_command(
                 say!("no pins to reset");
             }
             Ok(0)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_header_s_text_takes_its_variables_from_the_environment() {
+        let path = std::env::var("PATH").unwrap_or_default();
+        assert_eq!(
+            headers(&["A=PATH".to_owned(), "B=x ${PATH} y".to_owned()]).unwrap(),
+            [
+                ("A".to_owned(), path.clone()),
+                ("B".to_owned(), format!("x {path} y"))
+            ]
+        );
+        for (spec, why) in [
+            ("B=Bearer ${PATH", "`${` without its `}`"),
+            (
+                "B=Bearer ${A-B}",
+                "`${A-B}` is not an environment variable's name",
+            ),
+            (
+                "B=Bearer ${}",
+                "`${}` is not an environment variable's name",
+            ),
+            (
+                "B=Bearer ${PALISADE_NO_SUCH_VARIABLE_9}",
+                "the environment variable `PALISADE_NO_SUCH_VARIABLE_9` is not set",
+            ),
+            ("Bearer", "write NAME=ENV_VAR"),
+        ] {
+            let e = headers(&[spec.to_owned()]).unwrap_err().to_string();
+            assert!(e.contains(why), "{spec}: {e}");
         }
     }
 }

@@ -30,7 +30,7 @@ const ORIGINAL: &str = "PALISADE_MCP_ENTRY";
 /// Arguments of `palisade mcp wrap|unwrap`.
 #[derive(ClapArgs, Debug)]
 pub(crate) struct WrapArgs {
-    /// The host: claude-code, codex, gemini-cli or cursor.
+    /// The host: claude-code, codex, gemini-cli, cursor or copilot-cli.
     pub(crate) host: String,
     /// `user` (the host's configuration in your home) or `project` (this directory's).
     #[arg(long, value_name = "SCOPE", default_value = "user")]
@@ -44,12 +44,19 @@ pub(crate) struct WrapArgs {
     /// wrap: the service config the proxy uses (audit log, async checks).
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<PathBuf>,
+    /// claude-code, user scope: only this project's servers in
+    /// ~/.claude.json (`projects.PATH.mcpServers`), not the others'.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) project: Option<PathBuf>,
 }
 
 /// One MCP server entry of a configuration file, located in its text.
 #[derive(Debug)]
 struct Entry {
     name: String,
+    /// The project whose servers it is among (Claude Code's
+    /// `projects.PATH.mcpServers`); `None`: the file's own `mcpServers`.
+    project: Option<String>,
     /// The entry's value (an object or table).
     span: Range<usize>,
     /// What it means.
@@ -59,6 +66,12 @@ struct Entry {
     args: Option<Args>,
     /// How an `args` member is added beside `command`.
     insert: Insert,
+    /// TOML: each key of the entry and where `KEY = VALUE` is (`None`: not
+    /// a plain value, such as a dotted key or a table of its own).
+    fields: Vec<(String, Option<Range<usize>>)>,
+    /// TOML: the entry's text a wrapped URL server keeps to give back: an
+    /// inline table, or a table's lines up to the next table header.
+    body: Option<Range<usize>>,
 }
 
 /// An `args` array.
@@ -129,16 +142,26 @@ fn file(host: Host, scope: Scope, root: &Path) -> anyhow::Result<(PathBuf, Forma
             Format::Toml,
         ),
         (Host::Codex, Scope::Project) => (root.join(".codex/config.toml"), Format::Toml),
-        (Host::CopilotCli, _) => {
-            bail!(
-                "wrapping Copilot CLI's MCP servers is not supported yet; wrap them by hand (docs/GATEWAY.md)"
-            )
-        }
+        (Host::CopilotCli, Scope::User) => (
+            env_dir("COPILOT_HOME")
+                .map_or_else(|| home().map(|h| h.join(".copilot")), Ok)?
+                .join("mcp-config.json"),
+            Format::Json,
+        ),
+        (Host::CopilotCli, Scope::Project) => bail!(
+            "Copilot CLI's servers of a repository (.mcp.json, .github/mcp.json) are not wrapped as copilot-cli; `palisade mcp wrap claude-code --scope project` wraps .mcp.json, which Copilot CLI reads too"
+        ),
     })
 }
 
 /// The hosts whose MCP servers `wrap` rewrites.
-const HOSTS: &[Host] = &[Host::ClaudeCode, Host::Codex, Host::GeminiCli, Host::Cursor];
+const HOSTS: &[Host] = &[
+    Host::ClaudeCode,
+    Host::Codex,
+    Host::GeminiCli,
+    Host::Cursor,
+    Host::CopilotCli,
+];
 
 /// What an entry is to the gateway.
 #[derive(Debug, PartialEq, Eq)]
@@ -196,7 +219,7 @@ fn state(host: Host, e: &Entry) -> State {
         return State::Command;
     }
     let url = match host {
-        Host::ClaudeCode => match str_of(v, "type") {
+        Host::ClaudeCode | Host::CopilotCli => match str_of(v, "type") {
             Some("sse") => {
                 return State::Other(
                     "an SSE server: the gateway speaks streamable HTTP only".to_owned(),
@@ -213,12 +236,7 @@ fn state(host: Host, e: &Entry) -> State {
             }
             (None, None) => None,
         },
-        Host::Codex if v.get("url").is_some() => {
-            return State::Other(
-                "a URL server in Codex's config is not wrapped yet; wrap it by hand (docs/GATEWAY.md)"
-                    .to_owned(),
-            );
-        }
+        Host::Codex if v.get("url").is_some() => return codex_url(e),
         _ => str_of(v, "url"),
     };
     match url {
@@ -237,8 +255,175 @@ fn state(host: Host, e: &Entry) -> State {
     }
 }
 
+/// What a URL server of Codex's config is to the gateway: its fields
+/// (`url`, `bearer_token_env_var`, `http_headers`, `env_http_headers`)
+/// must be plain values in its own text, and it must not log in with
+/// OAuth, which the proxy does not do.
+fn codex_url(e: &Entry) -> State {
+    let v = &e.value;
+    let other = |why: &str| State::Other(why.to_owned());
+    let Some(url) = str_of(v, "url") else {
+        return other("`url` is not a string");
+    };
+    if let Some(k) = ["oauth", "oauth_resource", "scopes"]
+        .into_iter()
+        .find(|k| v.get(k).is_some())
+    {
+        return State::Other(format!(
+            "it logs in with OAuth (`{k}`), which the proxy does not do"
+        ));
+    }
+    if v.get("bearer_token").is_some() {
+        return other(
+            "an inline `bearer_token`, which Codex refuses; name its environment variable in `bearer_token_env_var`",
+        );
+    }
+    if v.get("bearer_token_env_var")
+        .is_some_and(|t| !t.as_str().is_some_and(is_var_name))
+    {
+        return other("`bearer_token_env_var` is not an environment variable's name");
+    }
+    for k in ["http_headers", "env_http_headers"] {
+        let Some(h) = v.get(k) else { continue };
+        let ok = h.as_object().is_some_and(|h| {
+            h.values().all(|x| {
+                x.as_str()
+                    .is_some_and(|x| k == "http_headers" || is_var_name(x))
+            })
+        });
+        if !ok {
+            return State::Other(if k == "http_headers" {
+                "`http_headers` is not a table of strings".to_owned()
+            } else {
+                "`env_http_headers` is not a table of environment variables' names".to_owned()
+            });
+        }
+    }
+    let inline = matches!(e.insert, Insert::TomlInline);
+    if let Some((k, _)) = e.fields.iter().find(|(k, r)| {
+        r.is_none()
+            && (inline
+                || [
+                    "url",
+                    "bearer_token_env_var",
+                    "http_headers",
+                    "env_http_headers",
+                ]
+                .contains(&k.as_str()))
+    }) {
+        return State::Other(format!(
+            "its `{k}` is a dotted key or a table of its own; write it inline (`{k} = …`) to wrap it"
+        ));
+    }
+    if e.body.is_none() {
+        return other(
+            "its form (dotted keys) is not wrapped; write the server as a table `[mcp_servers.NAME]`",
+        );
+    }
+    State::Url(url.to_owned())
+}
+
+fn is_var_name(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// A replacement of `range` of the original text.
 type Edit = (Range<usize>, String);
+
+/// The whole lines `r` is on, with the line end after it.
+fn lines_of(text: &str, r: &Range<usize>) -> Range<usize> {
+    let start = text[..r.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[r.end..]
+        .find('\n')
+        .map_or(text.len(), |i| r.end + i + 1);
+    start..end
+}
+
+/// The edits that wrap a URL server of Codex: `palisade mcp-proxy
+/// --upstream URL`, each header passed by `--header`, the token's and the
+/// headers' environment variables forwarded by `env_vars`, a literal
+/// header in `env`, and the entry as it was in `env.PALISADE_MCP_ENTRY`.
+fn wrap_codex_url(text: &str, e: &Entry, url: &str, proxy: &[String], exe: &str) -> Vec<Edit> {
+    let (Some(body), Some(old)) = (e.body.clone(), e.value.as_object()) else {
+        return Vec::new();
+    };
+    let q = toml::quote;
+    let mut args: Vec<String> = proxy.to_vec();
+    args.extend(["--upstream".to_owned(), url.to_owned()]);
+    let mut vars: Vec<String> = Vec::new();
+    let mut env: Vec<(String, String)> = Vec::new();
+    if let Some(tok) = str_of(&e.value, "bearer_token_env_var") {
+        args.extend([
+            "--header".to_owned(),
+            format!("Authorization=Bearer ${{{tok}}}"),
+        ]);
+        vars.push(tok.to_owned());
+    }
+    if let Some(h) = old.get("env_http_headers").and_then(Value::as_object) {
+        for (name, var) in h {
+            let var = var.as_str().unwrap_or_default();
+            args.extend(["--header".to_owned(), format!("{name}={var}")]);
+            if !vars.iter().any(|v| v == var) {
+                vars.push(var.to_owned());
+            }
+        }
+    }
+    if let Some(h) = old.get("http_headers").and_then(Value::as_object) {
+        for (i, (name, value)) in h.iter().enumerate() {
+            let var = format!("PALISADE_HEADER_{}", i + 1);
+            args.extend(["--header".to_owned(), format!("{name}={var}")]);
+            env.push((var, value.as_str().unwrap_or_default().to_owned()));
+        }
+    }
+    env.push((ORIGINAL.to_owned(), text[body.clone()].to_owned()));
+    let list = |items: &[String]| items.iter().map(|s| q(s)).collect::<Vec<_>>().join(", ");
+    let env_text = env
+        .iter()
+        .map(|(k, v)| format!("{k} = {}", q(v)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut new = vec![
+        format!("command = {}", q(exe)),
+        format!("args = [{}]", list(&args)),
+    ];
+    if !vars.is_empty() {
+        new.push(format!("env_vars = [{}]", list(&vars)));
+    }
+    new.push(format!("env = {{ {env_text} }}"));
+    let moved = [
+        "url",
+        "bearer_token_env_var",
+        "http_headers",
+        "env_http_headers",
+    ];
+    if matches!(e.insert, Insert::TomlInline) {
+        for (k, r) in &e.fields {
+            if let (false, Some(r)) = (moved.contains(&k.as_str()), r) {
+                new.push(text[r.clone()].to_owned());
+            }
+        }
+        return vec![(body, format!("{{ {} }}", new.join(", ")))];
+    }
+    let mut edits = Vec::new();
+    for (k, r) in &e.fields {
+        let (true, Some(r)) = (moved.contains(&k.as_str()), r) else {
+            continue;
+        };
+        let line = lines_of(text, r);
+        if k == "url" {
+            let mut with = new.join("\n");
+            if text[..line.end].ends_with('\n') {
+                with.push('\n');
+            }
+            edits.push((line, with));
+        } else {
+            edits.push((line, String::new()));
+        }
+    }
+    edits
+}
 
 /// The proxy's own arguments before the server's.
 fn proxy_args(args: &WrapArgs, name: &str) -> anyhow::Result<Vec<String>> {
@@ -288,30 +473,37 @@ fn wrap_command(text: &str, e: &Entry, fmt: Format, proxy: &[String], exe: &str)
         };
     };
     let inner = a.span.start + 1;
-    // What stands between `[` and the first element is kept in front of
-    // the first element, and repeated between the new ones when the list
-    // is one element a line.
-    let insertion = match a.items.first() {
-        Some(first) => {
-            let w = &text[inner..first.start];
-            let sep = if w.contains('\n') { w } else { " " };
-            let mut s = format!("{w}{},", elems.join(&format!(",{sep}")));
-            if w.is_empty() {
-                s.push(' ');
-            }
-            s
-        }
-        None => {
-            let w = &text[inner..a.span.end - 1];
-            let sep = if w.contains('\n') { w } else { " " };
-            format!("{w}{}", elems.join(&format!(",{sep}")))
-        }
+    // The new elements go before the first one, parted as the list parts
+    // its elements: one a line (at the first element's indentation) or
+    // on one line. What stands between `[` and the first element (a
+    // comment too) stays in front.
+    let lead = match a.items.first() {
+        Some(first) => &text[inner..first.start],
+        None => &text[inner..a.span.end - 1],
     };
-    vec![(cmd, exe), (inner..inner, insertion)]
+    let sep = match lead.rfind('\n') {
+        Some(i) => {
+            let indent: String = lead[i + 1..]
+                .chars()
+                .take_while(|c| *c == ' ' || *c == '\t')
+                .collect();
+            format!("\n{indent}")
+        }
+        None => " ".to_owned(),
+    };
+    let list = elems.join(&format!(",{sep}"));
+    match a.items.first() {
+        Some(first) => vec![
+            (cmd, exe),
+            (first.start..first.start, format!("{list},{sep}")),
+        ],
+        None => vec![(cmd, exe), (inner..inner, format!("{lead}{list}"))],
+    }
 }
 
 /// The edit that wraps a URL server (JSON hosts).
 fn wrap_url(
+    host: Host,
     text: &str,
     e: &Entry,
     url: &str,
@@ -347,6 +539,10 @@ fn wrap_url(
         }
     }
     new.insert("env".to_owned(), Value::Object(env));
+    if host == Host::CopilotCli {
+        // Copilot CLI asks every entry for its type: now a command.
+        new.insert("type".to_owned(), "local".into());
+    }
     let line_start = text[..e.span.start].rfind('\n').map_or(0, |i| i + 1);
     let indent: String = text[line_start..e.span.start]
         .chars()
@@ -362,10 +558,29 @@ fn wrap_url(
 /// The edits that unwrap a wrapped entry; an error says why it cannot be.
 fn unwrap_entry(text: &str, e: &Entry, fmt: Format) -> Result<Vec<Edit>, String> {
     if let Some(original) = e.value.get("env").and_then(|v| str_of(v, ORIGINAL)) {
-        if fmt != Format::Json || serde_json::from_str::<Value>(original).is_err() {
-            return Err(format!("its `{ORIGINAL}` is not a JSON entry"));
-        }
-        return Ok(vec![(e.span.clone(), original.to_owned())]);
+        return match fmt {
+            Format::Json => {
+                if crate::install::jsonc::parse(original).is_err() {
+                    return Err(format!("its `{ORIGINAL}` is not a JSON entry"));
+                }
+                Ok(vec![(e.span.clone(), original.to_owned())])
+            }
+            Format::Toml => {
+                let (Some(body), inline) = (e.body.clone(), matches!(e.insert, Insert::TomlInline))
+                else {
+                    return Err("its form (dotted keys) is not the one wrap wrote".to_owned());
+                };
+                let probe = if inline {
+                    format!("x = {original}\n")
+                } else {
+                    format!("[x]\n{original}")
+                };
+                if toml_edit::Document::parse(probe.as_str()).is_err() {
+                    return Err(format!("its `{ORIGINAL}` is not a TOML entry"));
+                }
+                Ok(vec![(body, original.to_owned())])
+            }
+        };
     }
     let values: Vec<&str> = e.value["args"]
         .as_array()
@@ -477,9 +692,11 @@ fn read(path: &Path) -> anyhow::Result<Option<String>> {
     }
 }
 
-fn entries(text: &str, fmt: Format, path: &Path) -> anyhow::Result<Vec<Entry>> {
+/// The entries of a file; `projects`: those of Claude Code's projects in
+/// `~/.claude.json` too.
+fn entries(text: &str, fmt: Format, path: &Path, projects: bool) -> anyhow::Result<Vec<Entry>> {
     match fmt {
-        Format::Json => json::entries(text),
+        Format::Json => json::entries(text, projects),
         Format::Toml => toml::entries(text),
     }
     .with_context(|| format!("{}: nothing written", path.display()))
@@ -511,11 +728,27 @@ pub(crate) fn run(args: &WrapArgs, wrap: bool) -> anyhow::Result<u8> {
     }
     let root = std::env::current_dir().context("cannot read the current directory")?;
     let (path, fmt) = file(host, scope, &root)?;
+    let projects = host == Host::ClaudeCode && scope == Scope::User;
+    let only = match &args.project {
+        Some(_) if !projects => bail!(
+            "--project names a project of Claude Code's ~/.claude.json: it goes with claude-code and --scope user"
+        ),
+        Some(p) => Some(project_key(p)?),
+        None => None,
+    };
     let Some(text) = read(&path)? else {
         say!("{host}: {} does not exist; no MCP servers", path.display());
         return Ok(0);
     };
-    let list = entries(&text, fmt, &path)?;
+    let mut list = entries(&text, fmt, &path, projects)?;
+    if let Some(only) = &only {
+        list.retain(|e| e.project.as_deref() == Some(only.as_str()));
+        if list.is_empty() {
+            say!("{host}: {}", path.display());
+            say!("  no MCP servers of the project {only}");
+            return Ok(0);
+        }
+    }
     let exe = exe()?;
     let mut edits: Vec<Edit> = Vec::new();
     let mut lines = Vec::new();
@@ -529,33 +762,38 @@ pub(crate) fn run(args: &WrapArgs, wrap: bool) -> anyhow::Result<u8> {
         let st = state(host, e);
         let mine = match (wrap, &st) {
             (true, State::Wrapped) => {
-                lines.push(format!("  {}: already wrapped", e.name));
+                lines.push(format!("  {}: already wrapped", label_of(e)));
                 continue;
             }
             (true, State::Command) => {
                 wrap_command(&text, e, fmt, &proxy_args(args, &e.name)?, &exe)
             }
-            (true, State::Url(url)) => wrap_url(&text, e, url, &proxy_args(args, &e.name)?, &exe)?,
+            (true, State::Url(url)) if fmt == Format::Toml => {
+                wrap_codex_url(&text, e, url, &proxy_args(args, &e.name)?, &exe)
+            }
+            (true, State::Url(url)) => {
+                wrap_url(host, &text, e, url, &proxy_args(args, &e.name)?, &exe)?
+            }
             (true, State::Other(why)) => {
-                lines.push(format!("  {}: left as it is: {why}", e.name));
+                lines.push(format!("  {}: left as it is: {why}", label_of(e)));
                 continue;
             }
             (false, State::Wrapped) => match unwrap_entry(&text, e, fmt) {
                 Ok(edits) => edits,
                 Err(why) => {
-                    lines.push(format!("  {}: left as it is: {why}", e.name));
+                    lines.push(format!("  {}: left as it is: {why}", label_of(e)));
                     continue;
                 }
             },
             (false, _) => {
-                lines.push(format!("  {}: not wrapped", e.name));
+                lines.push(format!("  {}: not wrapped", label_of(e)));
                 continue;
             }
         };
         if mine.is_empty() {
             continue;
         }
-        lines.push(format!("  {}: {verb}", e.name));
+        lines.push(format!("  {}: {verb}", label_of(e)));
         if args.dry_run {
             lines.extend(diff(&text, &mine));
         }
@@ -574,19 +812,52 @@ pub(crate) fn run(args: &WrapArgs, wrap: bool) -> anyhow::Result<u8> {
     }
     let new = apply(&text, &mut edits);
     // What was written must read back as the same kind of file.
-    entries(&new, fmt, &path).context("the edited file would not read back")?;
+    entries(&new, fmt, &path, projects).context("the edited file would not read back")?;
     if args.dry_run {
         say!("  dry run: nothing written");
     } else {
         write(&path, &new)?;
         if wrap {
             say!(
-                "  restart {host} to use them; undo with: palisade mcp unwrap {host}{}",
-                scope_flag(scope)
+                "  restart {host} to use them; undo with: palisade mcp unwrap {host}{}{}",
+                scope_flag(scope),
+                only.as_ref()
+                    .map(|p| format!(" --project {}", shell_word(p)))
+                    .unwrap_or_default()
             );
         }
     }
     Ok(0)
+}
+
+/// How an entry is named in what is printed: `NAME`, or `NAME (project
+/// PATH)` for a server of one of Claude Code's projects.
+fn label_of(e: &Entry) -> String {
+    match &e.project {
+        Some(p) => format!("{} (project {p})", e.name),
+        None => e.name.clone(),
+    }
+}
+
+/// The key Claude Code gives a project in `~/.claude.json`: its absolute
+/// path, without a trailing slash.
+fn project_key(p: &Path) -> anyhow::Result<String> {
+    let abs = std::path::absolute(p).with_context(|| format!("cannot resolve {}", p.display()))?;
+    let s = abs.to_string_lossy();
+    let trimmed = s.trim_end_matches('/');
+    Ok(if trimmed.is_empty() { "/" } else { trimmed }.to_owned())
+}
+
+/// A word for `sh`, quoted when it needs to be.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-:+=@%,".contains(c))
+    {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
 }
 
 fn scope_flag(scope: Scope) -> &'static str {
@@ -615,7 +886,8 @@ pub(crate) fn doctor_lines(host: Host, root: &Path) -> Vec<String> {
                 continue;
             }
         };
-        let list = match entries(&text, fmt, &path) {
+        let projects = host == Host::ClaudeCode && scope == Scope::User;
+        let list = match entries(&text, fmt, &path, projects) {
             Ok(l) => l,
             Err(_) => {
                 out.push(format!(
@@ -633,9 +905,9 @@ pub(crate) fn doctor_lines(host: Host, root: &Path) -> Vec<String> {
         let mut cannot = Vec::new();
         for e in &list {
             match state(host, e) {
-                State::Wrapped => wrapped.push(e.name.clone()),
-                State::Command | State::Url(_) => not.push(e.name.clone()),
-                State::Other(why) => cannot.push(format!("{} ({why})", e.name)),
+                State::Wrapped => wrapped.push(label_of(e)),
+                State::Command | State::Url(_) => not.push(label_of(e)),
+                State::Other(why) => cannot.push(format!("{} ({why})", label_of(e))),
             }
         }
         if !wrapped.is_empty() {
@@ -670,19 +942,22 @@ mod tests {
 
     fn round_trip(text: &str, fmt: Format, host: Host) -> String {
         let proxy = vec!["mcp-proxy".to_owned(), "--name".to_owned(), "x".to_owned()];
-        let list = entries(text, fmt, Path::new("f")).unwrap();
+        let list = entries(text, fmt, Path::new("f"), true).unwrap();
         let mut edits = Vec::new();
         for e in &list {
             match state(host, e) {
                 State::Command => edits.extend(wrap_command(text, e, fmt, &proxy, "/bin/palisade")),
+                State::Url(u) if fmt == Format::Toml => {
+                    edits.extend(wrap_codex_url(text, e, &u, &proxy, "/bin/palisade"))
+                }
                 State::Url(u) => {
-                    edits.extend(wrap_url(text, e, &u, &proxy, "/bin/palisade").unwrap())
+                    edits.extend(wrap_url(host, text, e, &u, &proxy, "/bin/palisade").unwrap())
                 }
                 _ => {}
             }
         }
         let wrapped = apply(text, &mut edits);
-        let list = entries(&wrapped, fmt, Path::new("f")).unwrap();
+        let list = entries(&wrapped, fmt, Path::new("f"), true).unwrap();
         let mut edits = Vec::new();
         for e in &list {
             assert_eq!(state(host, e), State::Wrapped, "{wrapped}");
@@ -715,6 +990,10 @@ mod tests {
             "[mcp_servers.a]\ncommand = \"npx\"",
             "[mcp_servers.a]\ncommand = \"npx\"\nargs = [\n  \"-y\",\n  \"p\",\n]\n[mcp_servers.a.env]\nX = \"1\"\n",
             "mcp_servers.a = { command = \"npx\" }\nmcp_servers.b = { command = \"b\", args = [ ] }\n",
+            "[mcp_servers.r]\nurl = \"https://h/mcp\" # remote\nbearer_token_env_var = \"TOK\"\nenabled = true\n\n# next\n[other]\nx = 1\n",
+            "[mcp_servers.r]\nenabled_tools = [\"a\"]\nurl = 'https://h/mcp'\nhttp_headers = { \"X-A\" = \"1\" }\nenv_http_headers = { \"X-B\" = \"B\" }\n[mcp_servers.r.tools.a]\napproval_mode = \"prompt\"\n",
+            "[mcp_servers.r]\nurl = \"https://h/mcp\"",
+            "mcp_servers.r = { url = \"https://h/mcp\", env_http_headers = { X = \"V\" }, enabled = false }\n",
         ] {
             round_trip(text, Format::Toml, Host::Codex);
         }

@@ -286,6 +286,9 @@ pub struct KeyConfig {
 /// The longest an approval may last: 30 days.
 const MAX_APPROVAL_TTL_SECS: u64 = 30 * 24 * 3600;
 
+/// The longest `gateway.idle_timeout_secs`: 7 days.
+const MAX_IDLE_TIMEOUT_SECS: u64 = 7 * 24 * 3600;
+
 /// The scopes a key can have.
 pub const SCOPES: &[&str] = &["guardrails:check", "guardrails:approve", "guardrails:admin"];
 
@@ -550,6 +553,16 @@ impl ServiceConfig {
                 );
             }
         }
+        if let Some(idle) = self.gateway.idle_timeout_secs
+            && !(1..=MAX_IDLE_TIMEOUT_SECS).contains(&idle)
+        {
+            err(
+                "/gateway/idle_timeout_secs".into(),
+                format!(
+                    "`idle_timeout_secs` must be from 1 to {MAX_IDLE_TIMEOUT_SECS} (7 days); got {idle}"
+                ),
+            );
+        }
         if let Some(r) = &self.rate_limits {
             if r.per_agent.requests == 0 {
                 err(
@@ -808,5 +821,32 @@ limits: { max_body_bytes: 1048576 }
             ServiceConfig::from_yaml_str("").unwrap(),
             ServiceConfig::default()
         );
+    }
+
+    #[test]
+    fn the_gateway_s_idle_timeout_is_from_a_second_to_a_week() {
+        for (yaml, ok) in [
+            ("gateway: { idle_timeout_secs: 1 }\n", true),
+            ("gateway: { idle_timeout_secs: 604800 }\n", true),
+            ("gateway: { idle_timeout_secs: 0 }\n", false),
+            ("gateway: { idle_timeout_secs: 604801 }\n", false),
+        ] {
+            match ServiceConfig::from_yaml_str(yaml) {
+                Ok(c) => {
+                    assert!(ok, "{yaml}");
+                    assert!(c.gateway.idle_timeout_secs.is_some());
+                }
+                Err(e) => {
+                    assert!(!ok, "{yaml}: {e}");
+                    let e = &e.errors[0];
+                    assert_eq!(e.pointer, "/gateway/idle_timeout_secs");
+                    assert!(
+                        e.message.contains("must be from 1 to 604800 (7 days)"),
+                        "{}",
+                        e.message
+                    );
+                }
+            }
+        }
     }
 }

@@ -21,10 +21,15 @@ pub(super) fn entries(text: &str) -> anyhow::Result<Vec<Entry>> {
     let Some(servers) = servers.as_table_like() else {
         bail!("`mcp_servers` is not a table");
     };
+    let mut headers = Vec::new();
+    header_starts(doc.as_table(), &mut headers);
     let mut out = Vec::new();
     for (name, item) in servers.iter() {
         let mut entry = Entry {
             name: name.to_owned(),
+            project: None,
+            fields: Vec::new(),
+            body: None,
             span: item.span().unwrap_or(0..0),
             value: to_json(item),
             command: None,
@@ -42,10 +47,64 @@ pub(super) fn entries(text: &str) -> anyhow::Result<Vec<Entry>> {
                 Item::Table(t) if !t.is_dotted() && !t.is_implicit() => Insert::TomlLine,
                 _ => Insert::Never,
             };
+            entry.fields = table
+                .iter()
+                .map(|(k, v)| {
+                    let range = match (table.key(k).and_then(toml_edit::Key::span), v) {
+                        (Some(key), Item::Value(v)) => v.span().map(|s| key.start..s.end),
+                        _ => None,
+                    };
+                    (k.to_owned(), range)
+                })
+                .collect();
+            entry.body = match item {
+                Item::Value(_) => Some(entry.span.clone()),
+                Item::Table(t) if !t.is_dotted() && !t.is_implicit() => {
+                    t.span().map(|header| body(text, header, &headers))
+                }
+                _ => None,
+            };
         }
         out.push(entry);
     }
     Ok(out)
+}
+
+/// Where every table header (`[a.b]`, `[[a]]`) of the document starts.
+fn header_starts(table: &toml_edit::Table, out: &mut Vec<usize>) {
+    for (_, item) in table.iter() {
+        match item {
+            Item::Table(t) => {
+                if let Some(s) = t.span() {
+                    out.push(s.start);
+                }
+                header_starts(t, out);
+            }
+            Item::ArrayOfTables(a) => {
+                for t in a.iter() {
+                    if let Some(s) = t.span() {
+                        out.push(s.start);
+                    }
+                    header_starts(t, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A table's body: from the line after its header to the next header.
+fn body(text: &str, header: std::ops::Range<usize>, headers: &[usize]) -> std::ops::Range<usize> {
+    let start = text[header.end..]
+        .find('\n')
+        .map_or(text.len(), |i| header.end + i + 1);
+    let end = headers
+        .iter()
+        .copied()
+        .filter(|h| *h >= start)
+        .min()
+        .unwrap_or(text.len());
+    start..end
 }
 
 fn args(table: &dyn TableLike) -> Option<Args> {

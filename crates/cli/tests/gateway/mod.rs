@@ -1247,3 +1247,156 @@ async fn a_tool_s_listed_description_says_what_a_call_of_it_does() {
         client.cancel().await.unwrap();
     }
 }
+
+/// The processes whose parent is `pid`, with their command lines.
+fn children(pid: u32) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        if ppid == Some(pid) {
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            found.push((child, String::from_utf8_lossy(&cmdline).replace('\0', " ")));
+        }
+    }
+    found
+}
+
+/// A session of `palisade serve`'s gateway unused for
+/// `gateway.idle_timeout_secs` is closed and its upstream process stopped;
+/// a request naming it is answered 404, as MCP's streamable HTTP
+/// transport wants, so that the client initializes anew. A session in
+/// use is kept, and one ended by DELETE is answered 404 too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn palisade_serve_closes_idle_gateway_sessions() {
+    let setup = Setup::new("idle");
+    let config = setup.dir.write(
+        "config.yaml",
+        format!(
+            "keys:\n  - {{ id: ci, env: GATEWAY_KEY, tenant: default, scopes: [\"guardrails:check\"] }}\n\
+             gateway:\n  pins: {pins:?}\n  idle_timeout_secs: 1\n  servers:\n    guard: {{ command: [{bin:?}, mcp] }}\n",
+            pins = arg(&setup.pins()),
+            bin = BIN,
+        ),
+    );
+    let (child, addr) = crate::util::serve(
+        &["--config", arg(&config)],
+        None,
+        &[("GATEWAY_KEY", "gw-key-1")],
+    );
+    let serve_pid = child.id();
+    let _served = Served(child);
+    let url = format!("http://{addr}/gateway/guard/mcp");
+    let http = reqwest::Client::new();
+    let send = |method: reqwest::Method, session: Option<&str>, body: Option<Value>| {
+        let mut request = http
+            .request(method, &url)
+            .header("authorization", "Bearer gw-key-1")
+            .header("accept", "application/json, text/event-stream");
+        if let Some(s) = session {
+            request = request.header("mcp-session-id", s);
+        }
+        if let Some(b) = body {
+            request = request
+                .header("content-type", "application/json")
+                .body(b.to_string());
+        }
+        async move {
+            let response = tokio::time::timeout(TIMEOUT, request.send())
+                .await
+                .unwrap()
+                .unwrap();
+            let status = response.status().as_u16();
+            let id = response
+                .headers()
+                .get("mcp-session-id")
+                .map(|v| v.to_str().unwrap().to_owned());
+            let text = tokio::time::timeout(TIMEOUT, response.text())
+                .await
+                .unwrap()
+                .unwrap();
+            (status, id, text)
+        }
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "idle-test", "version": "1"}}});
+    let upstreams = || {
+        children(serve_pid)
+            .into_iter()
+            .filter(|(_, cmd)| cmd.ends_with(" mcp ") || cmd.ends_with(" mcp"))
+            .count()
+    };
+
+    let (status, id, text) = send(reqwest::Method::POST, None, Some(initialize.clone())).await;
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains("protocolVersion"), "{text}");
+    let first = id.unwrap();
+    let (status, _, _) = send(
+        reqwest::Method::POST,
+        Some(&first),
+        Some(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
+    )
+    .await;
+    assert_eq!(status, 202);
+    assert_eq!(upstreams(), 1, "{:?}", children(serve_pid));
+
+    // In use: a request every 0.6 s for 2.4 s keeps it.
+    for n in 2..6 {
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let (status, _, text) = send(
+            reqwest::Method::POST,
+            Some(&first),
+            Some(json!({"jsonrpc": "2.0", "id": n, "method": "ping"})),
+        )
+        .await;
+        assert_eq!(status, 200, "ping {n}: {text}");
+        assert!(text.contains(&format!("\"id\":{n}")), "{text}");
+    }
+
+    // Unused for longer than a second: closed, its upstream stopped.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (status, _, text) = send(
+        reqwest::Method::POST,
+        Some(&first),
+        Some(json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list"})),
+    )
+    .await;
+    assert_eq!(status, 404, "{text}");
+    assert!(
+        text.contains("the MCP session is over (closed, or unused too long) or unknown; start a new one with `initialize`"),
+        "{text}"
+    );
+    let (status, _, _) = send(reqwest::Method::GET, Some(&first), None).await;
+    assert_eq!(status, 404);
+    for _ in 0..100 {
+        if upstreams() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(upstreams(), 0, "{:?}", children(serve_pid));
+
+    // The client starts anew; a session it ends is over too.
+    let (status, id, text) = send(reqwest::Method::POST, None, Some(initialize)).await;
+    assert_eq!(status, 200, "{text}");
+    let second = id.unwrap();
+    assert_ne!(second, first);
+    let (status, _, _) = send(reqwest::Method::DELETE, Some(&second), None).await;
+    assert_eq!(status, 200);
+    let (status, _, _) = send(
+        reqwest::Method::POST,
+        Some(&second),
+        Some(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})),
+    )
+    .await;
+    assert_eq!(status, 404);
+}

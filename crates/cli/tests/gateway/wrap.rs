@@ -299,10 +299,7 @@ fn codex_toml_keeps_its_comments_and_comes_back_byte_for_byte() {
         out.contains("fs: wrapped") && out.contains("docs: wrapped"),
         "{out}"
     );
-    assert!(
-        out.contains("remote: left as it is: a URL server in Codex's config"),
-        "{out}"
-    );
+    assert!(out.contains("remote: wrapped"), "{out}");
     h.run(&["mcp", "wrap", "codex"]);
     let text = std::fs::read_to_string(&path).unwrap();
     for kept in [
@@ -502,5 +499,365 @@ fn doctor_lists_wrapped_servers_and_warns_of_the_others() {
     assert!(
         out.contains("cannot be read, so its servers are unknown"),
         "{out}"
+    );
+}
+
+/// Comments inside Gemini CLI's server entries (in an entry, before its
+/// first argument, in a URL server) stay, once, and come back byte for
+/// byte; a trailing comma, which Gemini CLI refuses, is an error.
+#[test]
+fn gemini_comments_inside_entries_stay_where_they_are() {
+    let h = Home::new("gemini-inside");
+    let path = h.project().join(".gemini/settings.json");
+    let original = "{\n  \"mcpServers\": {\n    \"fs\": {\n      // the files\n      \"command\": \"npx\", /* via npx */\n      \"args\": [ // its arguments\n        \"-y\",\n        \"pkg\"\n      ]\n    },\n    \"api\": { \"httpUrl\": \"https://api.example.com/mcp\" /* remote */ }\n  }\n}\n";
+    let out = round_trip(&h, "gemini-cli", &path, original, &["--scope", "project"]);
+    assert!(
+        out.contains("fs: wrapped") && out.contains("api: wrapped"),
+        "{out}"
+    );
+    h.run(&["mcp", "wrap", "gemini-cli", "--scope", "project"]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches("// its arguments").count(), 1, "{text}");
+    assert!(
+        text.contains("\"args\": [ // its arguments\n        \"mcp-proxy\",\n        \"--name\",\n        \"fs\",\n        \"--\",\n        \"npx\",\n        \"-y\",\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("// the files\n") && text.contains("/* via npx */"),
+        "{text}"
+    );
+    let s = servers_json(&text.replace("/* via npx */", ""));
+    assert_wrapped(&s["fs"], "fs", &["npx", "-y", "pkg"]);
+
+    let bad = "{\"mcpServers\": {\"fs\": {\"command\": \"npx\"}, // c\n}}";
+    h.write(&path, bad);
+    let (code, _, err) = h.run(&["mcp", "wrap", "gemini-cli", "--scope", "project"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(
+            "trailing comma at line 2 column 1; comments are allowed, trailing commas are not"
+        ) && err.contains("nothing written"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), bad);
+}
+
+/// Claude Code keeps a project's own servers (its `local` scope) in
+/// `~/.claude.json` under `projects.PATH.mcpServers`: wrapped with the
+/// user's, or one project's alone with `--project`; doctor names them.
+#[test]
+fn claude_code_project_servers_in_claude_json_are_wrapped_too() {
+    let h = Home::new("claude-projects");
+    let path = h.home().join(".claude.json");
+    let original = r#"{
+  "mcpServers": {"top": {"command": "top-server"}},
+  "projects": {
+    "/work/a": {
+      "allowedTools": [],
+      "mcpServers": {"fs": {"type": "stdio", "command": "npx", "args": ["-y", "fs-server", "/work/a"], "env": {}}}
+    },
+    "/work/b": {"mcpServers": {"gh": {"type": "http", "url": "https://gh.example.com/mcp", "headers": {"Authorization": "Bearer ${GH}"}}}},
+    "/work/c": {"history": []}
+  }
+}
+"#;
+    let out = round_trip(&h, "claude-code", &path, original, &[]);
+    for line in [
+        "top: wrapped",
+        "fs (project /work/a): wrapped",
+        "gh (project /work/b): wrapped",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    h.run(&["mcp", "wrap", "claude-code"]);
+    let all: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_wrapped(&all["mcpServers"]["top"], "top", &["top-server"]);
+    let a = &all["projects"]["/work/a"];
+    assert_wrapped(
+        &a["mcpServers"]["fs"],
+        "fs",
+        &["npx", "-y", "fs-server", "/work/a"],
+    );
+    assert_eq!(a["allowedTools"], serde_json::json!([]));
+    let gh = &all["projects"]["/work/b"]["mcpServers"]["gh"];
+    assert!(
+        gh["args"]
+            .to_string()
+            .contains(r#""--upstream","https://gh.example.com/mcp""#),
+        "{gh}"
+    );
+    assert_eq!(gh["env"]["PALISADE_HEADER_1"], "Bearer ${GH}");
+    let (code, out, _) = h.run(&["mcp", "unwrap", "claude-code"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+
+    // One project alone.
+    let (code, out, err) = h.run(&["mcp", "wrap", "claude-code", "--project", "/work/a/"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("fs (project /work/a): wrapped"), "{out}");
+    assert!(!out.contains("top") && !out.contains("gh"), "{out}");
+    assert!(
+        out.contains("undo with: palisade mcp unwrap claude-code --project /work/a"),
+        "{out}"
+    );
+    let (_, out, _) = h.run(&["doctor"]);
+    assert!(
+        out.contains(&format!(
+            "  mcp servers (user: {}): wrapped: fs (project /work/a)\n",
+            path.display()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("): warning: NOT wrapped: top, gh (project /work/b); their tool definitions are not judged"),
+        "{out}"
+    );
+    let (code, out, _) = h.run(&["mcp", "wrap", "claude-code", "--project", "/work/none"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("no MCP servers of the project /work/none"),
+        "{out}"
+    );
+    let (code, out, _) = h.run(&["mcp", "unwrap", "claude-code", "--project", "/work/a"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+
+    // --project belongs to Claude Code's ~/.claude.json.
+    let (code, _, err) = h.run(&["mcp", "wrap", "cursor", "--project", "/work/a"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--project names a project of Claude Code's ~/.claude.json"),
+        "{err}"
+    );
+    // A project whose `mcpServers` is not an object: an error naming it.
+    let bad = r#"{"projects": {"/work/a": {"mcpServers": [1]}}}"#;
+    h.write(&path, bad);
+    let (code, _, err) = h.run(&["mcp", "wrap", "claude-code"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`mcpServers` is not an object (in `projects` of /work/a)"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), bad);
+}
+
+/// A URL server of Codex (`url`, its token in `bearer_token_env_var`,
+/// headers literal and from the environment) runs behind the proxy as
+/// Codex starts it: the token reaches the server from the environment,
+/// never from the file or the command line; unwrap gives the bytes back.
+#[test]
+fn a_codex_url_server_is_wrapped_with_its_token_from_the_environment() {
+    let h = Home::new("codex-url");
+    let config = h.dir.path().join("serve.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "keys:\n  - {{ id: ci, env: GW_SERVE_KEY, tenant: default, scopes: [\"guardrails:check\"] }}\n\
+             gateway:\n  pins: {:?}\n  servers:\n    guard: {{ command: [{:?}, mcp] }}\n",
+            h.dir.path().join("serve-pins.json").display().to_string(),
+            BIN
+        ),
+    )
+    .unwrap();
+    let (child, addr) = crate::util::serve(
+        &["--config", config.to_str().unwrap()],
+        None,
+        &[("GW_SERVE_KEY", "gw-secret-9")],
+    );
+    let _served = super::Served(child);
+    let path = h.home().join(".codex/config.toml");
+    let original = format!(
+        "model = \"gpt-5\"\n\n[mcp_servers.guard]\n# the guard, remote\nurl = \"http://{addr}/gateway/guard/mcp\" # served\nbearer_token_env_var = \"GW_TOKEN\"\nhttp_headers = {{ \"X-Trace\" = \"t1\" }}\nenv_http_headers = {{ \"X-Env\" = \"GW_ENV\" }}\nstartup_timeout_sec = 20\n\n[mcp_servers.login]\nurl = \"https://login.example.com/mcp\"\nscopes = [\"read\"]\n"
+    );
+    let out = round_trip(&h, "codex", &path, &original, &[]);
+    assert!(out.contains("guard: wrapped"), "{out}");
+    assert!(
+        out.contains(
+            "login: left as it is: it logs in with OAuth (`scopes`), which the proxy does not do"
+        ),
+        "{out}"
+    );
+    h.run(&["mcp", "wrap", "codex"]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(!text.contains("gw-secret"), "{text}");
+    assert!(text.contains("\n# the guard, remote\ncommand = "), "{text}");
+    assert!(text.contains("startup_timeout_sec = 20\n"), "{text}");
+    let doc = toml_edit::Document::parse(text.as_str()).unwrap();
+    let entry = doc["mcp_servers"]["guard"].as_table().unwrap();
+    let strings = |k: &str| -> Vec<String> {
+        entry[k]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let args = strings("args");
+    let url = format!("http://{addr}/gateway/guard/mcp");
+    assert_eq!(
+        args,
+        [
+            "mcp-proxy",
+            "--name",
+            "guard",
+            "--upstream",
+            url.as_str(),
+            "--header",
+            "Authorization=Bearer ${GW_TOKEN}",
+            "--header",
+            "X-Env=GW_ENV",
+            "--header",
+            "X-Trace=PALISADE_HEADER_1",
+        ]
+    );
+    assert_eq!(strings("env_vars"), ["GW_TOKEN", "GW_ENV"]);
+    let env = entry["env"].as_inline_table().unwrap();
+    assert_eq!(env.get("PALISADE_HEADER_1").unwrap().as_str(), Some("t1"));
+    assert!(entry.get("url").is_none() && entry.get("bearer_token_env_var").is_none());
+
+    // Started as Codex starts a command server: its `env`, and the
+    // variables `env_vars` names taken from Codex's environment.
+    let start = |token: Option<&str>| {
+        let mut cmd = Command::new(entry["command"].as_str().unwrap());
+        cmd.args(&args)
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("XDG_STATE_HOME", h.dir.path().join("state"))
+            .env("GW_ENV", "e1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in env.iter() {
+            cmd.env(k, v.as_str().unwrap());
+        }
+        if let Some(t) = token {
+            cmd.env("GW_TOKEN", t);
+        }
+        let mut child = cmd.spawn().unwrap();
+        let lines = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        ];
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all((lines.join("\n") + "\n").as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (out, err) = start(Some("gw-secret-9"));
+    let list = out
+        .lines()
+        .find(|l| l.contains(r#""id":2"#))
+        .unwrap_or_else(|| panic!("{out}{err}"));
+    assert!(list.contains(r#""name":"check""#), "{list}");
+    // The service refuses a wrong key: the token is what it checks.
+    let (out, err) = start(Some("wrong"));
+    assert!(!out.contains(r#""name":"check""#), "{out}{err}");
+    let (_, err) = start(None);
+    assert!(
+        err.contains("--header Authorization: the environment variable `GW_TOKEN` is not set"),
+        "{err}"
+    );
+}
+
+/// GitHub Copilot CLI's `~/.copilot/mcp-config.json` (`$COPILOT_HOME`):
+/// `local` and `stdio` servers keep their command, an `http` one becomes
+/// a `local` one running the proxy (its headers in `env`, where Copilot
+/// CLI expands `${VAR}`), an `sse` one is left; `tools` stay.
+#[test]
+fn copilot_cli_servers_wrap_and_unwrap_byte_for_byte() {
+    let h = Home::new("copilot");
+    let path = h.home().join(".copilot/mcp-config.json");
+    let original = r#"{
+  "mcpServers": {
+    "serena": {
+      "type": "local",
+      "command": "uvx",
+      "args": ["--from", "git+https://github.com/oraios/serena", "serena", "start-mcp-server"],
+      "tools": ["*"],
+      "env": {"API_KEY": "${MY_API_KEY}"}
+    },
+    "azure": {"type": "stdio", "command": "npx", "args": ["-y", "@azure/mcp@latest", "server", "start"], "tools": ["*"], "env": {}},
+    "github": {
+      "type": "http",
+      "url": "https://api.githubcopilot.com/mcp/readonly",
+      "tools": ["get_issue"],
+      "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}
+    },
+    "cloudflare": {"type": "sse", "url": "https://docs.mcp.cloudflare.com/sse", "tools": ["*"]}
+  }
+}
+"#;
+    let out = round_trip(&h, "copilot-cli", &path, original, &[]);
+    for line in [
+        "serena: wrapped",
+        "azure: wrapped",
+        "github: wrapped",
+        "cloudflare: left as it is: an SSE server",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    h.run(&["mcp", "wrap", "copilot-cli"]);
+    let s = servers_json(&std::fs::read_to_string(&path).unwrap());
+    assert_wrapped(
+        &s["serena"],
+        "serena",
+        &[
+            "uvx",
+            "--from",
+            "git+https://github.com/oraios/serena",
+            "serena",
+            "start-mcp-server",
+        ],
+    );
+    assert_eq!(s["serena"]["type"], "local");
+    assert_eq!(s["serena"]["env"]["API_KEY"], "${MY_API_KEY}");
+    let gh = &s["github"];
+    assert_eq!(gh["type"], "local");
+    assert_eq!(gh["tools"], serde_json::json!(["get_issue"]));
+    assert_eq!(gh["env"]["PALISADE_HEADER_1"], "Bearer ${GITHUB_TOKEN}");
+    let args = gh["args"].to_string();
+    assert!(
+        args.contains(r#""--upstream","https://api.githubcopilot.com/mcp/readonly","--header","Authorization=PALISADE_HEADER_1""#),
+        "{args}"
+    );
+    let (_, out, _) = h.run(&["doctor"]);
+    assert!(
+        out.contains(&format!(
+            "  mcp servers (user: {}): wrapped: serena, azure, github\n",
+            path.display()
+        )),
+        "{out}"
+    );
+    // COPILOT_HOME moves the file; the project scope names where to go.
+    let (code, _, err) = h.run(&["mcp", "wrap", "copilot-cli", "--scope", "project"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("palisade mcp wrap claude-code --scope project"),
+        "{err}"
+    );
+    let moved = h.dir.path().join("copilot-home");
+    h.write(
+        &moved.join("mcp-config.json"),
+        r#"{"mcpServers": {"x": {"type": "local", "command": "x", "tools": ["*"]}}}"#,
+    );
+    let out = Command::new(BIN)
+        .args(["mcp", "wrap", "copilot-cli"])
+        .current_dir(h.project())
+        .env("HOME", h.home())
+        .env("COPILOT_HOME", &moved)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("mcp-config.json") && text.contains("x: wrapped"),
+        "{text}"
     );
 }

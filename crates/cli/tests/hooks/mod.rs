@@ -819,3 +819,112 @@ fn doctor_and_install_all_go_by_the_hosts_found() {
     let (code, _, err) = run(&["hooks", "install"], exe);
     assert_eq!(code, 2, "{err}");
 }
+
+/// Gemini CLI's settings are JSON with comments: `hooks install` and
+/// `uninstall` edit the hooks in place and keep every comment; a trailing
+/// comma (which Gemini CLI refuses too) and an edit that would drop a
+/// comment are errors, and nothing is written.
+#[test]
+fn gemini_settings_with_comments_keep_them_through_install_and_uninstall() {
+    let dir = TempDir::new("hooks_jsonc");
+    let home = dir.path().join("home");
+    let project = dir.path().join("proj");
+    std::fs::create_dir_all(home.join(".gemini")).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_palisade"))
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env("PATH", "/usr/bin:/bin")
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let settings = home.join(".gemini/settings.json");
+    let original = "// Gemini CLI settings\n{\n  \"theme\": \"GitHub\", // my theme\n  /* servers */\n  \"mcpServers\": {\n    \"fs\": { \"command\": \"npx\" } // the files\n  },\n  \"hooks\": {\n    // my own hook\n    \"Notification\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"notify-send\" }] }]\n  }\n}\n";
+    std::fs::write(&settings, original).unwrap();
+    for round in 0..2 {
+        let (code, out, err) = run(&["hooks", "install", "gemini-cli"]);
+        assert_eq!(code, 0, "{out}{err}");
+        let verb = if round == 0 { "added" } else { "updated" };
+        assert!(out.contains(&format!("{verb} BeforeTool")), "{out}");
+        let text = std::fs::read_to_string(&settings).unwrap();
+        let kept = "// Gemini CLI settings\n{\n  \"theme\": \"GitHub\", // my theme\n  /* servers */\n  \"mcpServers\": {\n    \"fs\": { \"command\": \"npx\" } // the files\n  },\n  \"hooks\": {\n    // my own hook\n    \"Notification\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"notify-send\" }] }],\n    \"AfterModel\": [\n      {\n        \"hooks\": [\n";
+        assert!(text.starts_with(kept), "{text}");
+        // Read as Gemini CLI reads it: comments stripped, then JSON.
+        let clean: String = text
+            .lines()
+            .map(|l| {
+                let l = l.replace("/* servers */", "");
+                match l.find("//") {
+                    Some(i) => l[..i].to_owned(),
+                    None => l,
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let v: Value = serde_json::from_str(&clean).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(v["theme"], "GitHub");
+        assert_eq!(
+            v["hooks"]["Notification"][0]["hooks"][0]["command"],
+            "notify-send"
+        );
+        for event in ["BeforeTool", "AfterTool", "BeforeAgent", "AfterModel"] {
+            let list = v["hooks"][event].as_array().unwrap();
+            assert_eq!(list.len(), 1, "ours once in {event}: {text}");
+            assert!(
+                list[0]["hooks"][0]["command"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with(" hook gemini-cli"),
+                "{text}"
+            );
+        }
+    }
+    let (code, out, err) = run(&["doctor"]);
+    assert!(
+        out.contains("gemini-cli\n  user: ") && out.contains("answering: yes"),
+        "{code} {out}{err}"
+    );
+    let (code, out, err) = run(&["hooks", "uninstall", "gemini-cli"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        original,
+        "uninstall gives back the file byte for byte"
+    );
+
+    // A trailing comma: refused as Gemini CLI refuses it.
+    let bad = "{\n  \"theme\": \"GitHub\", // my theme\n}\n";
+    std::fs::write(&settings, bad).unwrap();
+    let (code, _, err) = run(&["hooks", "install", "gemini-cli"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("is not valid JSON with comments (trailing comma at line 3 column 1; comments are allowed, trailing commas are not); it is left as it is"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), bad);
+
+    // A comment inside a list Palisade rewrites would be lost: refused.
+    let inside = "{\"hooks\": {\"BeforeTool\": [ /* mine */ ]}}";
+    std::fs::write(&settings, inside).unwrap();
+    let (code, _, err) = run(&["hooks", "install", "gemini-cli"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`hooks.BeforeTool` has comments inside, which changing it would drop; its comments cannot be kept, so it is left as it is"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), inside);
+
+    // Another host's file stays strict JSON.
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    std::fs::write(project.join(".claude/settings.json"), "{} // note\n").unwrap();
+    let (code, _, err) = run(&["hooks", "install", "claude-code", "--scope", "project"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not valid JSON"), "{err}");
+}

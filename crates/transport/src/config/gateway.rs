@@ -5,6 +5,7 @@
 //! gateway:
 //!   pins: state/pins.json            # default: $XDG_STATE_HOME/palisade/pins.json
 //!   timeout_secs: 600
+//!   idle_timeout_secs: 1800          # a session of `palisade serve` unused this long is closed
 //!   poisoned_tools: hide             # or warn: listed and logged, not hidden
 //!   servers:
 //!     fs:     { command: [npx, -y, "@modelcontextprotocol/server-filesystem", /srv/docs] }
@@ -29,6 +30,10 @@ pub struct GatewayConfig {
     pub pins: Option<PathBuf>,
     /// How long a request waits for an upstream's answer (default 600).
     pub timeout_secs: Option<u64>,
+    /// How long a session of `palisade serve`'s gateway may go unused
+    /// (no request, no request in flight, no open stream) before it is
+    /// closed and its upstream stopped (default 1800).
+    pub idle_timeout_secs: Option<u64>,
     /// What becomes of a tool whose definition is judged poisoned
     /// (default `hide`).
     pub poisoned_tools: Option<PoisonedTools>,

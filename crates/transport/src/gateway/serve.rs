@@ -8,12 +8,16 @@
 //! request is answered as a stream of server-sent events: what the server
 //! sends meanwhile (an elicitation, progress), then the answer. A GET
 //! opens the stream of what the server sends unasked; a DELETE ends the
-//! session.
+//! session. A session unused for `gateway.idle_timeout_secs` (no request,
+//! none in flight, no open stream) is closed and its upstream stopped; a
+//! request naming a session that is over or unknown is answered 404, so
+//! that the client starts a new one (MCP's streamable HTTP transport).
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::{Extension, Path, Request, State};
@@ -32,11 +36,17 @@ use crate::config::{GatewayServer, expand};
 use crate::service::{Scope, Service};
 use crate::wire::ErrorCode;
 
+/// How long a session may go unused by default: 30 minutes.
+const DEFAULT_IDLE_SECS: u64 = 1800;
+
 /// The sessions of every upstream.
-#[derive(Default)]
 struct Sessions {
     by_id: Mutex<HashMap<String, Arc<HttpSession>>>,
     pins: Option<Arc<PinStore>>,
+    /// How long a session may go unused.
+    idle: Duration,
+    /// Whether the task that closes idle sessions runs.
+    reaping: AtomicBool,
 }
 
 struct HttpSession {
@@ -44,6 +54,73 @@ struct HttpSession {
     tenant: String,
     incoming: mpsc::Sender<Incoming>,
     routes: Mutex<Routes>,
+    /// When a request last named it.
+    used: Mutex<Instant>,
+}
+
+impl HttpSession {
+    fn touch(&self) {
+        *self.used.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    /// Unused for `idle`: no request since, none waiting for its answer,
+    /// no stream open.
+    fn idle_for(&self, idle: Duration, now: Instant) -> bool {
+        let used = *self.used.lock().unwrap_or_else(|e| e.into_inner());
+        if now.saturating_duration_since(used) < idle {
+            return false;
+        }
+        let mut routes = self.routes.lock().unwrap_or_else(|e| e.into_inner());
+        routes.waiting.retain(|(_, to)| !to.is_closed());
+        routes.streams.retain(|to| !to.is_closed());
+        routes.waiting.is_empty() && routes.streams.is_empty()
+    }
+}
+
+impl Sessions {
+    /// Closes the sessions unused for `idle`, stopping their upstreams.
+    async fn expire(&self) {
+        let now = Instant::now();
+        let expired: Vec<(String, Arc<HttpSession>)> = {
+            let mut by_id = self.by_id.lock().unwrap_or_else(|e| e.into_inner());
+            let ids: Vec<String> = by_id
+                .iter()
+                .filter(|(_, s)| s.idle_for(self.idle, now))
+                .map(|(id, _)| id.clone())
+                .collect();
+            ids.into_iter()
+                .filter_map(|id| by_id.remove(&id).map(|s| (id, s)))
+                .collect()
+        };
+        for (id, session) in expired {
+            tracing::info!(
+                session = %id,
+                server = %session.server,
+                "MCP session closed after {} s unused; its upstream is stopped",
+                self.idle.as_secs()
+            );
+            let _ = session.incoming.send(Incoming::ClientEnd).await;
+        }
+    }
+
+    /// Starts the task that closes idle sessions, once; it ends with the
+    /// routes.
+    fn reap(self: &Arc<Self>) {
+        if self.reaping.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let period = (self.idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(30));
+        let weak: Weak<Self> = Arc::downgrade(self);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(period).await;
+                let Some(sessions) = weak.upgrade() else {
+                    return;
+                };
+                sessions.expire().await;
+            }
+        });
+    }
 }
 
 /// Where each message for the client goes.
@@ -58,7 +135,8 @@ struct Routes {
 }
 
 impl Routes {
-    fn route(&mut self, message: String) {
+    /// Sends a message where it goes; whether it answered a request.
+    fn route(&mut self, message: String) -> bool {
         let value: Option<Value> = serde_json::from_str(&message).ok();
         let answer_to = value
             .as_ref()
@@ -69,8 +147,9 @@ impl Routes {
             if let Some(at) = self.waiting.iter().position(|(k, _)| *k == key) {
                 let (_, to) = self.waiting.remove(at);
                 let _ = to.send(message);
+                return true;
             }
-            return;
+            return false;
         }
         // A request or notification of the server: on the newest open stream.
         self.waiting.retain(|(_, to)| !to.is_closed());
@@ -91,6 +170,7 @@ impl Routes {
                 self.backlog.push_back(message);
             }
         }
+        false
     }
 }
 
@@ -124,6 +204,8 @@ pub(crate) fn routes(service: &Service) -> Router<Arc<Service>> {
     let sessions = Arc::new(Sessions {
         by_id: Mutex::default(),
         pins,
+        idle: Duration::from_secs(config.idle_timeout_secs.unwrap_or(DEFAULT_IDLE_SECS)),
+        reaping: AtomicBool::new(false),
     });
     Router::new()
         .route("/gateway/{name}/mcp", any(endpoint))
@@ -157,6 +239,7 @@ async fn endpoint(
         Ok(c) => c,
         Err(e) => return e.into_response(),
     };
+    let named = parts.headers.contains_key("mcp-session-id");
     let session = session_of(&sessions, &parts.headers);
     if let Some(s) = &session
         && (s.server != name || s.tenant != caller.tenant)
@@ -166,6 +249,17 @@ async fn endpoint(
             ErrorCode::NotFound,
             "no such MCP session for this server and tenant",
         );
+    }
+    if named && session.is_none() {
+        // Ended (DELETE, idle) or never opened: the client starts anew.
+        return error(
+            StatusCode::NOT_FOUND,
+            ErrorCode::NotFound,
+            "the MCP session is over (closed, or unused too long) or unknown; start a new one with `initialize`",
+        );
+    }
+    if let Some(s) = &session {
+        s.touch();
     }
     match parts.method {
         Method::POST => {}
@@ -295,16 +389,21 @@ fn start(
         tenant: tenant.to_owned(),
         incoming: opened.incoming,
         routes: Mutex::default(),
+        used: Mutex::new(Instant::now()),
     });
     let routing = session.clone();
     let mut outgoing = opened.outgoing;
     tokio::spawn(async move {
         while let Some(message) = outgoing.recv().await {
-            routing
+            let answered = routing
                 .routes
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .route(message);
+            // A long request answered: its session was in use until now.
+            if answered {
+                routing.touch();
+            }
         }
     });
     sessions
@@ -312,6 +411,7 @@ fn start(
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(id.clone(), session.clone());
+    sessions.reap();
     Ok((id, session))
 }
 
