@@ -363,6 +363,25 @@ pub fn rfc3339(ms: u64) -> String {
     humantime::format_rfc3339_millis(t).to_string()
 }
 
+/// Where a person approves a refused call, and that the same call then
+/// passes (once): what a caller that cannot ask tells the agent (hooks of
+/// Codex, Gemini CLI and Copilot CLI, the MCP gateway without
+/// elicitation). It begins with `. `, to follow the refusal's reason.
+pub fn hint(a: &palisade_protocol::Approval) -> String {
+    // An absolute `url` (the hook asked a service at a known address)
+    // names the service for the command too.
+    let server = a
+        .url
+        .strip_suffix(&format!("/v1/approvals/{}", a.id))
+        .filter(|base| base.starts_with("http://") || base.starts_with("https://"))
+        .map(|base| format!(" --server {base}"))
+        .unwrap_or_default();
+    format!(
+        ". To allow this exact call once, a person with an approver's key runs `palisade approvals approve {}{server}` (or POSTs {{\"decision\": \"approve\"}} to {}) before {}; then retry the same call and it will pass",
+        a.id, a.url, a.expires_at
+    )
+}
+
 /// The path an approval is answered at.
 pub fn url(id: &str) -> String {
     format!("/v1/approvals/{id}")

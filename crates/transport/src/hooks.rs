@@ -640,26 +640,9 @@ fn reason(d: &Decision) -> String {
         ),
     }
     if let Some(a) = &d.approval {
-        out.push_str(&approval_hint(a));
+        out.push_str(&palisade_checks::approvals::hint(a));
     }
     out
-}
-
-/// Where a person approves a refused call, and that the same call then
-/// passes (once): for hosts that cannot ask.
-pub(crate) fn approval_hint(a: &palisade_protocol::Approval) -> String {
-    // An absolute `url` (the hook asked a service at a known address)
-    // names the service for the command too.
-    let server = a
-        .url
-        .strip_suffix(&format!("/v1/approvals/{}", a.id))
-        .filter(|base| base.starts_with("http://") || base.starts_with("https://"))
-        .map(|base| format!(" --server {base}"))
-        .unwrap_or_default();
-    format!(
-        ". To allow this exact call once, a person with an approver's key runs `palisade approvals approve {}{server}` (or POSTs {{\"decision\": \"approve\"}} to {}) before {}; then retry the same call and it will pass",
-        a.id, a.url, a.expires_at
-    )
 }
 
 /// A payload's members, read with errors that name them.

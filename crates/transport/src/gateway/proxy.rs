@@ -587,7 +587,7 @@ impl Session {
                 // same call sent again then passes, once.
                 let mut why = blocked_text(&decision);
                 if let Some(a) = &decision.approval {
-                    why.push_str(&crate::hooks::approval_hint(a));
+                    why.push_str(&palisade_checks::approvals::hint(a));
                 }
                 self.finish(&key);
                 self.result_to_client(&id, tool_error(&why));
