@@ -23,6 +23,9 @@ if (!modules || !process.env.PALISADE_BIN) {
 	console.error("set PI_MODULES (where @mariozechner/pi-coding-agent is installed) and PALISADE_BIN");
 	process.exit(2);
 }
+// A path relative to where the test was started, as every child (run in
+// folders of its own) must find it.
+if (process.env.PALISADE_BIN.includes("/")) process.env.PALISADE_BIN = resolve(process.env.PALISADE_BIN);
 // The packages are ES modules: their entry is `exports["."].import`.
 const load = (name) => {
 	const dir = join(modules, "node_modules", name);
