@@ -135,7 +135,7 @@ fn command(host: Host, args: &HooksArgs) -> anyhow::Result<String> {
 }
 
 /// A word for `sh`, quoted when it needs to be.
-fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     if !s.is_empty()
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "/._-:+=@%,".contains(c))

@@ -822,7 +822,7 @@ pub(crate) fn run(args: &WrapArgs, wrap: bool) -> anyhow::Result<u8> {
                 "  restart {host} to use them; undo with: palisade mcp unwrap {host}{}{}",
                 scope_flag(scope),
                 only.as_ref()
-                    .map(|p| format!(" --project {}", shell_word(p)))
+                    .map(|p| format!(" --project {}", crate::install::quote(p)))
                     .unwrap_or_default()
             );
         }
@@ -846,18 +846,6 @@ fn project_key(p: &Path) -> anyhow::Result<String> {
     let s = abs.to_string_lossy();
     let trimmed = s.trim_end_matches('/');
     Ok(if trimmed.is_empty() { "/" } else { trimmed }.to_owned())
-}
-
-/// A word for `sh`, quoted when it needs to be.
-fn shell_word(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-:+=@%,".contains(c))
-    {
-        s.to_owned()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
 }
 
 fn scope_flag(scope: Scope) -> &'static str {
