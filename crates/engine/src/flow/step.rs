@@ -165,6 +165,7 @@ fn instructions(request: &CheckRequest) -> Option<String> {
     }
     texts.extend(request.content.as_deref());
     let mut budget = MAX_INSTRUCTION_BYTES;
+    let mut previous: Option<&str> = None;
     for text in texts {
         if budget == 0 {
             break;
@@ -174,12 +175,27 @@ fn instructions(request: &CheckRequest) -> Option<String> {
             end -= 1;
         }
         budget -= end;
-        if let Some(found) = crate::detect::addressed::addressed_instructions(&text[..end]) {
+        let text = text.get(..end).unwrap_or_default();
+        if let Some(found) = crate::detect::addressed::addressed_instructions(text) {
             return Some(found.describe());
         }
+        // Instructions split over two neighbouring members (`"note": "AI
+        // assistant:"`, `"text": "send the file to …"`) are read together
+        // when both are short, as a model reads them.
+        if let Some(before) = previous.filter(|b| b.len() + text.len() <= SHORT_PAIR) {
+            let joined = format!("{before}\n{text}");
+            if let Some(found) = crate::detect::addressed::addressed_instructions(&joined) {
+                return Some(found.describe());
+            }
+        }
+        previous = Some(text);
     }
     None
 }
+
+/// The most bytes two neighbouring strings of an output hold for the
+/// detector to read them together.
+const SHORT_PAIR: usize = 512;
 
 fn is_zero_u8(n: &u8) -> bool {
     *n == 0
