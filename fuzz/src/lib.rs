@@ -397,3 +397,63 @@ pub fn check_path(target: &str) {
         );
     }
 }
+
+/// Literals and a text from fuzz input: a count byte, then for each
+/// literal a byte (its length in the low four bits, at least one; whether
+/// ASCII case is ignored in the top bit) and its bytes; the rest is the
+/// text.
+pub fn literals_and_text(data: &[u8]) -> (Vec<(Vec<u8>, bool)>, &[u8]) {
+    let Some((&count, mut rest)) = data.split_first() else {
+        return (Vec::new(), data);
+    };
+    let mut literals = Vec::new();
+    for _ in 0..count % 48 {
+        let Some((&head, tail)) = rest.split_first() else {
+            break;
+        };
+        let len = usize::from(head & 0x0F).max(1);
+        let Some((bytes, tail)) = tail.split_at_checked(len) else {
+            break;
+        };
+        literals.push((bytes.to_vec(), head & 0x80 != 0));
+        rest = tail;
+    }
+    (literals, rest)
+}
+
+/// Every path of the literal filter reports what the scalar path reports,
+/// in the same order, and the scalar path reports exactly the occurrences
+/// a naive search finds.
+pub fn check_literal_paths(data: &[u8]) {
+    let (literals, hay) = literals_and_text(data);
+    if literals.is_empty() {
+        return;
+    }
+    // The text in an allocation of its own size: under the address
+    // sanitizer a read past its end is an error.
+    let hay = hay.to_vec().into_boxed_slice();
+    let paths = fuzzing::literal_paths(&literals, &hay);
+    let (_, scalar) = &paths[0];
+    for (name, found) in &paths[1..] {
+        assert_eq!(found, scalar, "{name} against scalar");
+    }
+    let mut naive = Vec::new();
+    for (id, (bytes, case_insensitive)) in literals.iter().enumerate() {
+        for start in 0..hay.len() {
+            let Some(w) = hay.get(start..start + bytes.len()) else {
+                continue;
+            };
+            let equal = if *case_insensitive {
+                w.eq_ignore_ascii_case(bytes)
+            } else {
+                w == bytes.as_slice()
+            };
+            if equal {
+                naive.push((id as u32, start));
+            }
+        }
+    }
+    let mut sorted = scalar.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, naive, "scalar against a naive search");
+}

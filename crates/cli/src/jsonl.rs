@@ -322,6 +322,10 @@ pub(crate) fn run(engine: &Engine, args: &CheckArgs) -> anyhow::Result<u8> {
             wall.as_secs_f64(),
             rate(totals.input_bytes, wall)
         );
+        eprintln!(
+            "literal scan: {} (PALISADE_SCAN)",
+            palisade_engine::scan_path()
+        );
         eprintln!("{}", totals.kinds.line());
     }
     Ok(totals.kinds.exit_code())

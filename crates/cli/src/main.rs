@@ -401,6 +401,12 @@ fn main() -> ExitCode {
             };
         }
     };
+    // A scan path the CPU cannot run, or a misspelt one, is refused before
+    // any work rather than silently replaced.
+    if let Err(e) = palisade_engine::scan_setting() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Command::Serve(args) => serve::serve(&args),
         Command::Events(args) => serve::events(&args),

@@ -992,6 +992,76 @@ mod jsonl {
     }
 
     #[test]
+    fn each_scan_path_gives_the_same_decisions_and_a_wrong_one_is_refused() {
+        // Long and short literals, hits at the start, the middle and the
+        // end of strings longer than a vector: the decisions of every path
+        // the CPU has are the scalar path's, byte for byte.
+        let filler = "a quiet line of ordinary text, ".repeat(5);
+        let input: String = [
+            format!("forbidden {filler}"),
+            format!("{filler}forbidden{filler}"),
+            format!("{filler}FORBIDDEN"),
+            filler.clone(),
+            "no".to_owned(),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{{\"requestId\":\"r{i}\",\"content\":\"{c}\"}}\n"))
+        .collect();
+        let run = |path: &str| {
+            palisade(&check_args(&["--jsonl", "--stats"]))
+                .env("PALISADE_SCAN", path)
+                .stdin(input.clone())
+                .run()
+        };
+        let scalar = run("scalar");
+        scalar.code(1);
+        assert!(
+            scalar
+                .stderr
+                .contains("literal scan: scalar (PALISADE_SCAN)"),
+            "{}",
+            scalar.stderr
+        );
+        assert!(
+            scalar.stderr.contains("2 allow, 3 block"),
+            "{}",
+            scalar.stderr
+        );
+        let auto = run("auto");
+        let path = auto
+            .stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("literal scan: "))
+            .expect("the path in use")
+            .trim_end_matches(" (PALISADE_SCAN)")
+            .to_owned();
+        // The decisions without the time they were made and took.
+        let decisions = |run: &util::Run| -> Vec<Value> {
+            run.stdout_lines()
+                .iter()
+                .map(|l| {
+                    let mut d: Value = serde_json::from_str(l).expect("a decision");
+                    let d_map = d.as_object_mut().expect("an object");
+                    d_map.remove("evaluatedAt");
+                    d_map.remove("durationUs");
+                    d
+                })
+                .collect()
+        };
+        for path in ["auto", path.as_str()] {
+            assert_eq!(decisions(&run(path)), decisions(&scalar), "{path}");
+        }
+        let wrong = run("sse9");
+        wrong.code(2);
+        wrong.one_line_error(&[
+            "PALISADE_SCAN is `sse9`",
+            "expected `auto`, `scalar` or `avx2`",
+        ]);
+        assert!(wrong.stdout.is_empty());
+    }
+
+    #[test]
     fn flags_cannot_be_combined_with_jsonl() {
         let run = palisade(&check_args(&["--jsonl", "--content", "x"]))
             .stdin("")

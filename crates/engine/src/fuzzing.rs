@@ -89,3 +89,30 @@ pub fn path_matches(
         paths::Target::NotFile { .. } => Ok(false),
     }
 }
+
+/// What each literal-filter path this CPU has reports for `literals`
+/// (bytes, and whether ASCII case is ignored) in `hay`: the path's name
+/// and its occurrences (literal index, start) in its order, the scalar
+/// path first.
+pub fn literal_paths(
+    literals: &[(Vec<u8>, bool)],
+    hay: &[u8],
+) -> Vec<(&'static str, Vec<(u32, usize)>)> {
+    use crate::scan::literal::{LiteralSetBuilder, simd::Path};
+    let mut builder = LiteralSetBuilder::default();
+    for (bytes, case_insensitive) in literals {
+        if !bytes.is_empty() {
+            builder.add(bytes, *case_insensitive);
+        }
+    }
+    let set = builder.build();
+    Path::ALL
+        .into_iter()
+        .filter(|p| p.available())
+        .map(|path| {
+            let mut found = Vec::new();
+            set.for_each_on(path, hay, |id, start| found.push((id, start)));
+            (path.name(), found)
+        })
+        .collect()
+}

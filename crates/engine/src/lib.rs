@@ -28,6 +28,35 @@ mod tools;
 mod view;
 
 pub use detect::addressed::{AddressedInstructions, addressed_instructions};
+
+/// The code that takes the literal filter's first look at every string in
+/// this process: `scalar` or `avx2`. Chosen once, from the
+/// `PALISADE_SCAN` environment variable (`auto`, the default, takes the
+/// fastest this CPU has); every path gives the same decisions.
+///
+/// ```
+/// let path = palisade_engine::scan_path();
+/// assert!(["scalar", "avx2"].contains(&path));
+/// ```
+pub fn scan_path() -> &'static str {
+    scan::literal::simd::Path::chosen().name()
+}
+
+/// The path `PALISADE_SCAN` asks for, or why it cannot be taken: a value
+/// that names no path, or a path this CPU cannot run. [`scan_path`] takes
+/// the scalar path then; a program should refuse to start instead (the
+/// `palisade` command does).
+///
+/// ```
+/// // Unset, or `auto`, is always accepted.
+/// if std::env::var_os("PALISADE_SCAN").is_none() {
+///     assert!(palisade_engine::scan_setting().is_ok());
+/// }
+/// ```
+pub fn scan_setting() -> Result<&'static str, String> {
+    let value = std::env::var(scan::literal::simd::ENV).ok();
+    scan::literal::simd::Path::from_setting(value.as_deref()).map(|p| p.name())
+}
 pub use engine::Engine;
 
 /// The embedded default policy (YAML): credentials and personal data kept

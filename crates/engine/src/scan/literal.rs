@@ -15,6 +15,14 @@
 
 use aho_corasick::{AhoCorasick, MatchKind};
 
+#[expect(
+    unsafe_code,
+    reason = "SIMD intrinsics, in the one module that may use them (STYLE.md)"
+)]
+pub(crate) mod simd;
+
+use simd::{FirstTable, Path};
+
 use super::common_windows::COMMON_WINDOWS;
 
 /// Folds ASCII upper case onto lower case in all four (or eight) bytes. Other
@@ -502,13 +510,20 @@ impl LiteralSet {
     /// Calls `found(literal, start)` for every occurrence of every literal in
     /// `hay`, overlapping occurrences included. Occurrences of long literals
     /// come in order of their indexed window; short ones after them.
+    pub(crate) fn for_each(&self, hay: &[u8], found: impl FnMut(u32, usize)) {
+        self.for_each_on(Path::chosen(), hay, found);
+    }
+
+    /// [`Self::for_each`] with the filter's first look taken by `path`
+    /// (the scalar loop when this CPU cannot run it). Every path reports
+    /// the same occurrences in the same order.
     #[expect(
         clippy::indexing_slicing,
         reason = "literal, state and target ids come from the automaton built with these tables"
     )]
-    pub(crate) fn for_each(&self, hay: &[u8], mut found: impl FnMut(u32, usize)) {
+    pub(crate) fn for_each_on(&self, path: Path, hay: &[u8], mut found: impl FnMut(u32, usize)) {
         if let Some(gram) = &self.gram {
-            self.scan_grams(gram, hay, &mut found);
+            self.scan_grams(path, gram, hay, &mut found);
         }
         if let Some(short) = &self.short {
             for m in short.find_overlapping_iter(hay) {
@@ -558,11 +573,50 @@ impl LiteralSet {
     }
 
     /// Every window of `hay` through the filter: the windows of each eight
-    /// bytes in turn, then those of the last few.
+    /// bytes in turn (`path`'s first look), then those of the last few.
     #[inline(never)]
-    fn scan_grams(&self, gram: &GramFilter, hay: &[u8], found: &mut impl FnMut(u32, usize)) {
-        let rest = self.scan_eights(gram, hay, found).unwrap_or(0);
+    fn scan_grams(
+        &self,
+        path: Path,
+        gram: &GramFilter,
+        hay: &[u8],
+        found: &mut impl FnMut(u32, usize),
+    ) {
+        let rest = match path {
+            Path::Scalar => self.scan_eights(gram, hay, found).unwrap_or(0),
+            Path::Avx2 => {
+                let table = FirstTable {
+                    words: &gram.table,
+                    bits: gram.bits,
+                    multiplier: gram.multiplier,
+                    fold: FOLD32,
+                };
+                simd::first_look(path, table, hay, &mut |pos| {
+                    self.passed(gram, hay, pos, found);
+                })
+            }
+        };
         self.scan_tail(gram, hay, rest, found);
+    }
+
+    /// A window that passed the first table (the first look of a SIMD
+    /// path): through the second table, then its entries.
+    #[inline(always)]
+    fn passed(
+        &self,
+        gram: &GramFilter,
+        hay: &[u8],
+        pos: usize,
+        found: &mut impl FnMut(u32, usize),
+    ) {
+        let Some(&bytes) = hay.get(pos..).and_then(<[u8]>::first_chunk::<4>) else {
+            return;
+        };
+        let raw = u32::from_le_bytes(bytes);
+        let key = raw | FOLD32;
+        if gram.written(key, raw) {
+            self.candidate(gram, hay, pos, key, found);
+        }
     }
 
     /// The windows of each eight bytes of `hay`, in a copy of the loop for
@@ -731,6 +785,7 @@ impl LiteralSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn common_pairs_are_found_in_any_case_and_nothing_else_is() {
@@ -898,13 +953,154 @@ mod tests {
                     found.push((id, start))
                 });
                 assert_eq!(rest, Some(hay.len() - 4), "{} entries", gram.entries.len());
-                let mut all = Vec::new();
-                set.for_each(hay.as_bytes(), |id, start| all.push((id, start)));
-                all.sort();
-                assert_eq!(all, expected, "{count} literals, tuned: {tuned}");
+                for path in paths() {
+                    let mut all = Vec::new();
+                    set.for_each_on(path, hay.as_bytes(), |id, start| all.push((id, start)));
+                    all.sort();
+                    assert_eq!(all, expected, "{count} literals, tuned: {tuned}, {path:?}");
+                }
             }
         }
         assert_eq!(sizes, (12..=22).collect(), "table sizes made");
+    }
+
+    /// The paths this machine can run, the scalar one first.
+    fn paths() -> Vec<Path> {
+        Path::ALL.into_iter().filter(|p| p.available()).collect()
+    }
+
+    /// Every occurrence `path` reports, in its order.
+    fn reported(set: &LiteralSet, path: Path, hay: &[u8]) -> Vec<(u32, usize)> {
+        let mut out = Vec::new();
+        set.for_each_on(path, hay, |id, start| out.push((id, start)));
+        out
+    }
+
+    /// A set of the literals, tuned or not.
+    fn built(lits: &[(Vec<u8>, bool)], tuned: bool) -> LiteralSet {
+        let mut b = LiteralSetBuilder::default();
+        for (l, ci) in lits {
+            b.add(l, *ci);
+        }
+        if tuned {
+            b.tune();
+        }
+        b.build()
+    }
+
+    /// Bytes from a small alphabet in both cases, with a few non-ASCII and
+    /// control bytes, so that random literals occur in random text.
+    fn text_byte() -> impl Strategy<Value = u8> {
+        prop_oneof![
+            8 => proptest::sample::select(b"abcABC_- 0~q".to_vec()),
+            1 => any::<u8>(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+        /// Every SIMD path this machine has reports exactly what the scalar
+        /// path reports, in the same order, and that is what a naive search
+        /// finds: on random literal sets and texts of every length up to
+        /// past four 32-byte vectors, each ending its own allocation.
+        #[test]
+        fn every_path_reports_what_the_scalar_path_reports(
+            lits in proptest::collection::vec(
+                (proptest::collection::vec(text_byte(), 1..10), any::<bool>()),
+                1..40,
+            ),
+            hay in proptest::collection::vec(text_byte(), 0..140),
+            tuned in any::<bool>(),
+        ) {
+            let set = built(&lits, tuned);
+            // A copy whose allocation ends where the text does: a read past
+            // the end leaves the allocation (what the fuzz target's address
+            // sanitizer catches).
+            let mut exact = Vec::with_capacity(hay.len());
+            exact.extend_from_slice(&hay);
+            let scalar = reported(&set, Path::Scalar, &exact);
+            let mut sorted = scalar.clone();
+            sorted.sort();
+            prop_assert_eq!(&sorted, &naive_bytes(&lits, &exact));
+            for path in paths() {
+                prop_assert_eq!(&reported(&set, path, &exact), &scalar, "{:?}", path);
+            }
+        }
+    }
+
+    /// [`naive`] for literals and text as bytes.
+    fn naive_bytes(lits: &[(Vec<u8>, bool)], hay: &[u8]) -> Vec<(u32, usize)> {
+        let mut out = Vec::new();
+        for (id, (l, ci)) in lits.iter().enumerate() {
+            for start in 0..hay.len() {
+                let Some(w) = hay.get(start..start + l.len()) else {
+                    continue;
+                };
+                if if *ci {
+                    w.eq_ignore_ascii_case(l)
+                } else {
+                    w == l.as_slice()
+                } {
+                    out.push((id as u32, start));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn every_path_agrees_at_each_length_around_the_vector_widths() {
+        // A literal at every position of texts 0 to 100 bytes long, in a
+        // table of every size: a window missed or reported twice at a step's
+        // edge or in the tail shows here.
+        let mut rng = crate::tools::globs::Rng(0x9e37_79b9_7f4a_7c15);
+        for count in [1, 200, 3_000, 20_000] {
+            let lits: Vec<(Vec<u8>, bool)> = (0..count)
+                .map(|i| (format!("{i:x}kq~").into_bytes(), i % 2 == 0))
+                .chain([(b"aBc".to_vec(), true), (b"q~".to_vec(), true)])
+                .collect();
+            let set = built(&lits, false);
+            for len in 0..=100 {
+                for at in 0..len {
+                    let mut hay: Vec<u8> = (0..len).map(|_| b"z Q"[rng.below(3)]).collect();
+                    let word = &lits[rng.below(lits.len())].0;
+                    for (i, b) in word.iter().enumerate() {
+                        if let Some(slot) = hay.get_mut(at + i) {
+                            *slot = *b;
+                        }
+                    }
+                    let scalar = reported(&set, Path::Scalar, &hay);
+                    for path in paths() {
+                        assert_eq!(
+                            reported(&set, path, &hay),
+                            scalar,
+                            "{count} literals, {len} bytes, {path:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_scan_setting_names_a_path_or_is_refused() {
+        assert_eq!(Path::from_setting(None), Ok(Path::best()));
+        assert_eq!(Path::from_setting(Some("auto")), Ok(Path::best()));
+        assert_eq!(Path::from_setting(Some("scalar")), Ok(Path::Scalar));
+        assert_eq!(
+            Path::from_setting(Some("sse9")),
+            Err("PALISADE_SCAN is `sse9`: expected `auto`, `scalar` or `avx2`".into())
+        );
+        for path in Path::ALL {
+            let chosen = Path::from_setting(Some(path.name()));
+            if path.available() {
+                assert_eq!(chosen, Ok(path));
+            } else {
+                assert!(chosen.is_err_and(|e| e.contains("this CPU does not have")));
+            }
+        }
     }
 
     /// The folded key of a four-byte window.

@@ -1,0 +1,230 @@
+//! The literal filter's first look with SIMD instructions: the engine's one
+//! module with `unsafe` code.
+//!
+//! The scalar loop of [`super`] hashes every four-byte window of a string
+//! and reads the window's bit in the filter's first table, one window at a
+//! time. Here eight windows are built, folded, hashed and looked up at once:
+//! a byte shuffle makes the eight windows of an eight-byte step, one
+//! multiplication and one shift their table positions, and one gather reads
+//! their eight table words (AVX2). Which windows passed comes out as a bit
+//! mask; the second look (the second table, then the entries) is the
+//! scalar code's, so the two paths report the same occurrences in the same
+//! order. The scalar loop stays the reference, the fallback on machines
+//! without AVX2, and the path `PALISADE_SCAN=scalar` forces.
+//!
+//! Every `unsafe` block says why it is sound (`// SAFETY:`). The loads
+//! read only inside the string (each reads 16 bytes from a position at
+//! least 16 bytes before its end) and the gather only inside the table
+//! (each index is a hash of `bits` bits shifted down by five, into a table
+//! of `2^bits` bits). The differential tests in `super::tests` compare
+//! every path this machine has with the scalar one on random literal sets
+//! and texts, at lengths around the vector width and at the end of the
+//! string's allocation.
+
+use std::sync::OnceLock;
+
+/// The code that takes the filter's first look at a string's windows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Path {
+    /// One window at a time, in portable Rust: the reference.
+    Scalar,
+    /// Eight windows at a time with AVX2 (x86-64).
+    Avx2,
+}
+
+/// The environment variable that chooses the path: `auto` (or unset) for
+/// the fastest this CPU has, `scalar`, or `avx2`.
+pub(crate) const ENV: &str = "PALISADE_SCAN";
+
+impl Path {
+    /// The paths, by name.
+    pub(crate) const ALL: [Path; 2] = [Path::Scalar, Path::Avx2];
+
+    /// The path's name, as `PALISADE_SCAN` takes it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Path::Scalar => "scalar",
+            Path::Avx2 => "avx2",
+        }
+    }
+
+    /// Whether this CPU can run the path.
+    pub(crate) fn available(self) -> bool {
+        match self {
+            Path::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(not(target_arch = "x86_64"))]
+            Path::Avx2 => false,
+        }
+    }
+
+    /// The fastest path this CPU has.
+    pub(crate) fn best() -> Path {
+        if Path::Avx2.available() {
+            Path::Avx2
+        } else {
+            Path::Scalar
+        }
+    }
+
+    /// The path a value of `PALISADE_SCAN` asks for (`None`: unset).
+    pub(crate) fn from_setting(value: Option<&str>) -> Result<Path, String> {
+        let Some(value) = value else {
+            return Ok(Path::best());
+        };
+        match value.trim() {
+            "" | "auto" => Ok(Path::best()),
+            name => match Path::ALL.into_iter().find(|p| p.name() == name) {
+                Some(path) if path.available() => Ok(path),
+                Some(path) => Err(format!(
+                    "{ENV} is `{name}`, but this CPU does not have {}: use `auto` or `scalar`",
+                    path.name().to_ascii_uppercase()
+                )),
+                None => Err(format!(
+                    "{ENV} is `{name}`: expected `auto`, `scalar` or `avx2`"
+                )),
+            },
+        }
+    }
+
+    /// The path of this process, chosen once from `PALISADE_SCAN` and the
+    /// CPU. A value that names no path, or one this CPU cannot run, gives
+    /// the scalar path (the CLI refuses to start with it, see
+    /// [`crate::scan_path`]).
+    pub(crate) fn chosen() -> Path {
+        static CHOSEN: OnceLock<Path> = OnceLock::new();
+        *CHOSEN.get_or_init(|| {
+            let value = std::env::var(ENV).ok();
+            Path::from_setting(value.as_deref()).unwrap_or(Path::Scalar)
+        })
+    }
+}
+
+/// The first table of a filter, as the first look reads it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FirstTable<'a> {
+    /// `2^bits` bits, the first window's in the first word's lowest bit.
+    pub(crate) words: &'a [u64],
+    /// The table's size in bits, as a power of two (12 to 22).
+    pub(crate) bits: u32,
+    /// The hash's multiplier: a window's bit is the top `bits` bits of the
+    /// folded window times it.
+    pub(crate) multiplier: u32,
+    /// Or-ed into every window before it is hashed (ASCII case folding).
+    pub(crate) fold: u32,
+}
+
+/// Calls `passed(pos)`, in order, for each window of `hay` from 0 whose bit
+/// is set in `table`, for as many windows as `path` takes in whole steps;
+/// returns the position of the first window it did not look at (0 for the
+/// scalar path, which takes none: the caller's loop does).
+pub(crate) fn first_look(
+    path: Path,
+    table: FirstTable<'_>,
+    hay: &[u8],
+    passed: &mut impl FnMut(usize),
+) -> usize {
+    let sized = (12..=22).contains(&table.bits)
+        && table.words.len().checked_mul(64) == Some(1usize << table.bits);
+    if !sized {
+        return 0;
+    }
+    match path {
+        Path::Scalar => 0,
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2 if Path::Avx2.available() => {
+            // SAFETY: the CPU has AVX2 (checked just above), the only
+            // requirement `avx2` adds to the safe contract of its
+            // arguments; `table` was checked to hold `2^bits` bits.
+            unsafe { avx2::first_look(table, hay, passed) }
+        }
+        Path::Avx2 => 0,
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::FirstTable;
+    use std::arch::x86_64::{
+        __m128i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm256_and_si256, _mm256_broadcastsi128_si256,
+        _mm256_castsi256_ps, _mm256_i32gather_epi32, _mm256_movemask_ps, _mm256_mullo_epi32,
+        _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi8, _mm256_shuffle_epi8,
+        _mm256_slli_epi32, _mm256_srl_epi32, _mm256_srli_epi32, _mm256_srlv_epi32,
+    };
+
+    /// [`super::first_look`] with AVX2: eight windows a step, while the
+    /// step's 16 bytes (its windows' and the next three) are in `hay`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2, and `table.words` must hold `2^table.bits`
+    /// bits with `table.bits` at most 22.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn first_look(
+        table: FirstTable<'_>,
+        hay: &[u8],
+        passed: &mut impl FnMut(usize),
+    ) -> usize {
+        // Lane 0 makes the windows at 0..4 of the step's 16 bytes, lane 1
+        // those at 4..8: each lane holds all 16 bytes.
+        let windows = _mm256_setr_epi8(
+            0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6, //
+            4, 5, 6, 7, 5, 6, 7, 8, 6, 7, 8, 9, 7, 8, 9, 10,
+        );
+        let fold = _mm256_set1_epi32(table.fold as i32);
+        let multiplier = _mm256_set1_epi32(table.multiplier as i32);
+        let to_bit = _mm_cvtsi32_si128((32 - table.bits) as i32);
+        let low_five = _mm256_set1_epi32(31);
+        let one = _mm256_set1_epi32(1);
+        let words = table.words.as_ptr().cast::<i32>();
+        // The bits of the eight windows that start in the first half of
+        // `chunk`: a bit mask, the first window in bit 0.
+        let eight = |chunk: &[u8; 16]| -> u32 {
+            // SAFETY: the load reads the 16 bytes of `chunk`, in any
+            // alignment.
+            let bytes = unsafe { _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>()) };
+            let keys = _mm256_or_si256(
+                _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(bytes), windows),
+                fold,
+            );
+            let hashes = _mm256_srl_epi32(_mm256_mullo_epi32(keys, multiplier), to_bit);
+            let word_at = _mm256_srli_epi32::<5>(hashes);
+            // SAFETY: each hash is below `2^bits` (a 32-bit product shifted
+            // right by `32 - bits`), so its word index (the hash over 32)
+            // is below `2^(bits - 5)`, the number of 32-bit words in
+            // `table.words` (`2^bits` bits); at most 2^17, so no index is
+            // negative as an `i32`. The gather reads four bytes at each
+            // index times 4, inside the table.
+            let found = unsafe { _mm256_i32gather_epi32::<4>(words, word_at) };
+            // Each lane's bit moved to the lane's sign, for the mask.
+            let at_bit = _mm256_and_si256(hashes, low_five);
+            let signs =
+                _mm256_slli_epi32::<31>(_mm256_and_si256(_mm256_srlv_epi32(found, at_bit), one));
+            _mm256_movemask_ps(_mm256_castsi256_ps(signs)) as u32
+        };
+        let mut at = 0;
+        // Two steps at a time: their gathers overlap, and one branch
+        // tells that none of the 16 windows passed (the common case).
+        while let Some(both) = hay.get(at..).and_then(<[u8]>::first_chunk::<24>) {
+            let (Some(first), Some(second)) = (both.first_chunk::<16>(), both.last_chunk::<16>())
+            else {
+                break;
+            };
+            let mut mask = eight(first) | eight(second) << 8;
+            while mask != 0 {
+                passed(at + mask.trailing_zeros() as usize);
+                mask &= mask - 1;
+            }
+            at += 16;
+        }
+        while let Some(chunk) = hay.get(at..).and_then(<[u8]>::first_chunk::<16>) {
+            let mut mask = eight(chunk);
+            while mask != 0 {
+                passed(at + mask.trailing_zeros() as usize);
+                mask &= mask - 1;
+            }
+            at += 8;
+        }
+        at
+    }
+}

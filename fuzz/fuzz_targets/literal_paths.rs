@@ -1,0 +1,12 @@
+//! Random literal sets and texts through every path of the literal filter
+//! this CPU has (scalar, AVX2): each reports what the scalar path
+//! reports, which is what a naive search finds, and none reads outside the
+//! text or the filter's tables (`palisade_fuzz::check_literal_paths`).
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    palisade_fuzz::check_literal_paths(data);
+});
