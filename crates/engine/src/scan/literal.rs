@@ -919,6 +919,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "builds sets of up to 20,000 literals: too slow interpreted"
+    )]
     fn every_table_size_has_its_loop_and_finds_what_a_naive_search_finds() {
         let mut rng = crate::tools::globs::Rng(0x2545_f491_4f6c_dd1d);
         let alphabet = [
@@ -998,7 +1002,12 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+        // Under Miri (the scalar path, interpreted) a few cases suffice.
+        #![proptest_config(ProptestConfig {
+            cases: if cfg!(miri) { 6 } else { 400 },
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
 
         /// Every SIMD path this machine has reports exactly what the scalar
         /// path reports, in the same order, and that is what a naive search
@@ -1056,13 +1065,18 @@ mod tests {
         // table of every size: a window missed or reported twice at a step's
         // edge or in the tail shows here.
         let mut rng = crate::tools::globs::Rng(0x9e37_79b9_7f4a_7c15);
-        for count in [1, 200, 3_000, 20_000] {
+        let (counts, longest): (&[usize], usize) = if cfg!(miri) {
+            (&[1, 40], 40)
+        } else {
+            (&[1, 200, 3_000, 20_000], 100)
+        };
+        for &count in counts {
             let lits: Vec<(Vec<u8>, bool)> = (0..count)
                 .map(|i| (format!("{i:x}kq~").into_bytes(), i % 2 == 0))
                 .chain([(b"aBc".to_vec(), true), (b"q~".to_vec(), true)])
                 .collect();
             let set = built(&lits, false);
-            for len in 0..=100 {
+            for len in 0..=longest {
                 for at in 0..len {
                     let mut hay: Vec<u8> = (0..len).map(|_| b"z Q"[rng.below(3)]).collect();
                     let word = &lits[rng.below(lits.len())].0;
