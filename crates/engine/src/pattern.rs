@@ -21,6 +21,7 @@ use std::sync::{Arc, OnceLock};
 
 use regex_automata::dfa::{Automaton, StartKind, dense};
 use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::util::prefilter::Prefilter;
 use regex_automata::util::primitives::StateID;
 use regex_automata::{Anchored, Input, meta};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
@@ -264,18 +265,63 @@ pub(crate) fn exact_regex(hir: &Hir) -> Result<meta::Regex, String> {
         .map_err(|e| format!("regex is too large once compiled: {e}"))
 }
 
-/// Builds one lazy-DFA-backed regex over many (relaxed) patterns.
+/// Builds one lazy-DFA-backed regex over many (relaxed) patterns. When
+/// every match of every pattern starts with one of a few bytes, the search
+/// skips from one such byte to the next ([`first_bytes`]) instead of
+/// walking the automaton over the text between them.
 pub(crate) fn multi_regex(hirs: &[Hir]) -> Result<meta::Regex, String> {
+    let prefilter = first_bytes(hirs).and_then(|bytes| {
+        let prefilter = Prefilter::new(regex_automata::MatchKind::All, &bytes)?;
+        // Skipping to letters or spaces skips little and costs a search
+        // each time: only a few bytes, or bytes that are rare in text.
+        let rare = bytes
+            .iter()
+            .all(|&[b]| !b.is_ascii_alphabetic() && !b.is_ascii_whitespace());
+        (prefilter.is_fast() || rare).then_some(prefilter)
+    });
     meta::Builder::new()
         .configure(
             meta::Config::new()
                 .match_kind(regex_automata::MatchKind::All)
                 .nfa_size_limit(Some(MAX_REGEX_BYTES.saturating_mul(16)))
-                .hybrid_cache_capacity(8 * 1024 * 1024),
+                .hybrid_cache_capacity(8 * 1024 * 1024)
+                .prefilter(prefilter),
         )
         .build_many_from_hir(hirs)
         .map_err(|e| format!("patterns are too large once compiled: {e}"))
 }
+
+/// The bytes every match of these patterns starts with, each as a
+/// one-byte needle; `None` when a pattern can match the empty string or
+/// start with any of more than [`MAX_FIRST_BYTES`] bytes.
+fn first_bytes(hirs: &[Hir]) -> Option<Vec<[u8; 1]>> {
+    let mut extractor = Extractor::new();
+    extractor
+        .kind(ExtractKind::Prefix)
+        .limit_literal_len(1)
+        .limit_class(MAX_FIRST_BYTES)
+        // Before duplicates are removed (`[0-9]{3}` gives ten of each).
+        .limit_total(256);
+    let mut bytes: Vec<u8> = Vec::new();
+    for hir in hirs {
+        let seq = extractor.extract(hir);
+        for literal in seq.literals()? {
+            let &[b] = literal.as_bytes() else {
+                // Empty: the pattern can match anywhere.
+                return None;
+            };
+            bytes.push(b);
+        }
+    }
+    bytes.sort_unstable();
+    bytes.dedup();
+    let needles: Vec<[u8; 1]> = bytes.into_iter().map(|b| [b]).collect();
+    (needles.len() <= MAX_FIRST_BYTES).then_some(needles)
+}
+
+/// The most first bytes a set's search skips to: up to 16, the search for
+/// them is a SIMD one (Teddy); beyond, it would go byte by byte.
+const MAX_FIRST_BYTES: usize = 16;
 
 /// A fully built DFA for a (relaxed) guard, run anchored at each occurrence
 /// of its literals to see whether the guard can match there at all: most
@@ -875,6 +921,77 @@ mod tests {
                 .map(|l| String::from_utf8_lossy(&l).into_owned())
                 .collect()
         })
+    }
+
+    fn relaxed(patterns: &[&str]) -> Vec<Hir> {
+        patterns.iter().map(|p| relax(&parse(p).unwrap())).collect()
+    }
+
+    #[test]
+    fn a_set_skips_to_the_bytes_its_matches_start_with_or_to_none() {
+        let pii = relaxed(&[
+            r"\b4[0-9]{3}(?:[ -]?[0-9]{4}){3}\b",
+            r"(?:\+1[-. ]?)?\(?[2-9][0-9]{2}\)?[-. ][2-9][0-9]{2}[-. ][0-9]{4}\b",
+            r"\b(?:[1-9]?[0-9]\.){3}[0-9]+\b",
+        ]);
+        let bytes: Vec<u8> = first_bytes(&pii).unwrap().concat();
+        assert_eq!(bytes, b"(+0123456789");
+        // Case-insensitive letters are both cases, and the Kelvin sign's
+        // first byte.
+        let word = relaxed(&[r"(?i)\bkey\d"]);
+        assert_eq!(first_bytes(&word).unwrap().concat(), b"Kk\xE2");
+        // No prefilter: a pattern that matches the empty string, one that
+        // starts with too many bytes, one that starts with any character.
+        for patterns in [
+            &[r"[0-9]{3}", r"x*"][..],
+            &[r"[0-9]{3}", r"\w+@"],
+            &[r"[0-9]{3}", r"(?s:.)ab"],
+            &[r"[a-z]{3}"],
+        ] {
+            assert_eq!(first_bytes(&relaxed(patterns)), None, "{patterns:?}");
+        }
+    }
+
+    #[test]
+    fn a_set_with_its_first_bytes_finds_what_the_set_without_finds() {
+        let patterns = [
+            r"\b(?:00[1-9]|[1-578][0-9]{2})-(?:0[1-9]|[1-9][0-9])-[0-9]{4}\b",
+            r"\b4[0-9]{3}(?:[ -]?[0-9]{4}){3}\b",
+            r"(?:\+1[-. ]?)?\(?[2-9][0-9]{2}\)?[-. ][2-9][0-9]{2}[-. ][0-9]{4}\b",
+            r"(?i)\btoken=[a-z]{4}",
+        ];
+        let hirs = relaxed(&patterns);
+        assert!(first_bytes(&hirs).is_some());
+        let with = multi_regex(&hirs).unwrap();
+        let without = meta::Builder::new()
+            .configure(
+                meta::Config::new()
+                    .match_kind(regex_automata::MatchKind::All)
+                    .auto_prefilter(false),
+            )
+            .build_many_from_hir(&hirs)
+            .unwrap();
+        let texts = [
+            "",
+            "no digits here at all",
+            "call (555) 234-4567 or +1 555.234.4567",
+            "4111 1111 1111 1111 and 123-45-6789",
+            "1 2 3 4 5 6 7 8 9 (( ++ 12-34-5678 TOKEN=abcd",
+            "(((((((((((((((((((((((((((((555) 123-4567",
+            "é4111-1111-1111-1111日本 Token=WXYZ",
+            "4111111111111111",
+        ];
+        for text in texts {
+            let sets = [&with, &without].map(|re| {
+                let mut set = regex_automata::PatternSet::new(re.pattern_len());
+                re.which_overlapping_matches(&Input::new(text), &mut set);
+                set.iter().map(|p| p.as_usize()).collect::<Vec<_>>()
+            });
+            assert_eq!(sets[0], sets[1], "{text:?}");
+        }
+        let mut set = regex_automata::PatternSet::new(with.pattern_len());
+        with.which_overlapping_matches(&Input::new(texts[2]), &mut set);
+        assert!(set.contains(regex_automata::PatternID::must(2)));
     }
 
     #[test]

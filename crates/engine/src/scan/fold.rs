@@ -6,16 +6,20 @@
 //! ASCII-case-insensitively, so text holding one of these two is also
 //! scanned in a folded copy where they are replaced by `k` and `s`.
 
-use memchr::memmem;
-
 const KELVIN: &str = "\u{212A}";
 const LONG_S: &str = "\u{17F}";
 
-/// Whether `s` holds a character that folds to an ASCII letter.
+/// Whether `s` holds a character that folds to an ASCII letter: one pass
+/// for the two characters' first bytes (`E2`, `C5`), each then compared
+/// whole.
 #[inline]
 pub(crate) fn needs_folding(s: &str) -> bool {
-    memmem::find(s.as_bytes(), KELVIN.as_bytes()).is_some()
-        || memmem::find(s.as_bytes(), LONG_S.as_bytes()).is_some()
+    let bytes = s.as_bytes();
+    memchr::memchr2_iter(0xE2, 0xC5, bytes).any(|at| {
+        bytes.get(at..).is_some_and(|rest| {
+            rest.starts_with(KELVIN.as_bytes()) || rest.starts_with(LONG_S.as_bytes())
+        })
+    })
 }
 
 /// The folding of one character, if it is one of the two.
@@ -96,6 +100,13 @@ mod tests {
         assert_eq!(back, [0, 1, 4, 5, 7, 8]);
         assert!(needs_folding("\u{17F}ecret") && !needs_folding("secret \u{2014}"));
         assert!(eq_folded("\u{17F}ECRET", b"secret"));
+        // Many first bytes of other characters, then the one.
+        let dashes = "\u{2014}\u{2019}\u{17E}".repeat(40);
+        assert!(!needs_folding(&dashes));
+        assert!(needs_folding(&format!("{dashes}\u{212A}")));
+        assert!(needs_folding(&format!("{dashes}x\u{17F}")));
+        assert!(!needs_folding("\u{2129}\u{212B}\u{17D}\u{180}"));
+
         assert!(!eq_folded("\u{e9}ecret", b"secret"));
     }
 }

@@ -257,6 +257,13 @@ struct GramFilter {
     /// fail here, and so do the differently-cased windows of a
     /// case-sensitive literal (`ndex` in "index" for `NDEx`).
     written: Vec<u64>,
+    /// The first table of the SIMD paths: two bits per folded window in
+    /// one 32-bit word ([`pair_slot`]), `1 << pair_bits` words. Two bits
+    /// in one word turn away more of the windows that are no literal's
+    /// than one bit in a table several times larger, and the table stays
+    /// small enough for the first-level cache.
+    pairs: Vec<u32>,
+    pair_bits: u32,
     bucket_bits: u32,
     starts: Vec<u32>,
     entries: Vec<Entry>,
@@ -361,27 +368,38 @@ impl LiteralSetBuilder {
 }
 
 impl GramFilter {
-    #[expect(
-        clippy::indexing_slicing,
-        reason = "literal, state and target ids come from the automaton built with these tables"
-    )]
+    /// The filter of `entries`, its first tables hashed by the multiplier
+    /// [`best_multiplier`] chooses when `tuned`, else the first.
     fn new(entries: Vec<Entry>, tuned: bool) -> Self {
-        let n = entries.len().max(1);
-        // 12 to 22: `LiteralSet::scan_eights` has a loop for each (a test
-        // makes every size).
-        let bits = (usize::BITS - n.leading_zeros() + 7).clamp(12, 22);
-        let bucket_bits = (usize::BITS - n.leading_zeros()).clamp(4, 20);
+        let bits = table_bits(entries.len().max(1));
         let which = if tuned {
             best_multiplier(&entries, bits)
         } else {
             0
         };
+        Self::with_multiplier(entries, which)
+    }
+
+    /// The filter of `entries` with its first tables hashed by the
+    /// multiplier at `which` in [`MULTIPLIERS`].
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "the hashes have `bits` bits: their words are in the tables"
+    )]
+    fn with_multiplier(entries: Vec<Entry>, which: usize) -> Self {
+        let n = entries.len().max(1);
+        let bits = table_bits(n);
+        let bucket_bits = (usize::BITS - n.leading_zeros()).clamp(4, 20);
         let multiplier = multiplier_at(which);
         let mut table = vec![0u64; (1usize << bits) / 64];
         let mut written = table.clone();
+        let pair_bits = pair_bits(n);
+        let mut pairs = vec![0u32; 1usize << pair_bits];
         for e in &entries {
             let h = hash_with(e.key, multiplier, bits);
             table[h >> 6] |= 1u64 << (h & 63);
+            let (word, mask) = pair_slot(e.key, multiplier, pair_bits);
+            pairs[word] |= mask;
             let g = rehash(if e.exact == 0 { e.key } else { e.exact }, bits);
             written[g >> 6] |= 1u64 << (g & 63);
         }
@@ -412,6 +430,8 @@ impl GramFilter {
             which,
             table,
             written,
+            pairs,
+            pair_bits,
             bucket_bits,
             starts,
             entries,
@@ -439,6 +459,32 @@ impl GramFilter {
         let bit = |g: usize| self.written[g >> 6] & (1u64 << (g & 63)) != 0;
         bit(rehash(key, self.bits)) || bit(rehash(raw, self.bits))
     }
+}
+
+/// The size of the scalar first table and of the second for `n` entries,
+/// as the power of two of its bits: 12 to 22, which
+/// `LiteralSet::scan_eights` has a loop for each of (a test makes every
+/// size).
+fn table_bits(n: usize) -> u32 {
+    (usize::BITS - n.leading_zeros() + 7).clamp(12, 22)
+}
+
+/// The size of the SIMD paths' first table for `n` entries, as the power
+/// of two of its 32-bit words: about one word per entry, at least 1 KB and
+/// at most 32 KB.
+fn pair_bits(n: usize) -> u32 {
+    (usize::BITS - n.max(1).leading_zeros() + 1).clamp(8, 13)
+}
+
+/// A folded window's word in the SIMD paths' first table (`1 << bits`
+/// words) and its two bits there: the top `bits` bits of the window times
+/// `multiplier` choose the word, the next two groups of five the bits.
+#[inline]
+fn pair_slot(key: u32, multiplier: u32, bits: u32) -> (usize, u32) {
+    let h = key.wrapping_mul(multiplier);
+    let first = (h >> (27 - bits)) & 31;
+    let second = (h >> (22 - bits)) & 31;
+    ((h >> (32 - bits)) as usize, 1 << first | 1 << second)
 }
 
 /// The index in [`MULTIPLIERS`] of the one under which the first table of these
@@ -588,8 +634,8 @@ impl LiteralSet {
             Path::Scalar => self.scan_eights(gram, hay, found).unwrap_or(0),
             Path::Avx2 => {
                 let table = FirstTable {
-                    words: &gram.table,
-                    bits: gram.bits,
+                    words: &gram.pairs,
+                    bits: gram.pair_bits,
                     multiplier: gram.multiplier,
                     fold: FOLD32,
                 };
@@ -931,6 +977,7 @@ mod tests {
             "a", "b", "c", "d", "e", "X", "Y", "Z", "_", "-", "0", " ", "q", "~",
         ];
         let mut sizes = std::collections::BTreeSet::new();
+        let mut pair_sizes = std::collections::BTreeSet::new();
         for count in [
             1, 20, 40, 90, 200, 400, 800, 1_600, 3_200, 6_400, 12_800, 20_000,
         ] {
@@ -954,6 +1001,23 @@ mod tests {
                 let set = b.build();
                 let gram = set.gram.as_ref().expect("long literals");
                 sizes.insert(gram.bits);
+                pair_sizes.insert(gram.pair_bits);
+                for path in paths() {
+                    // The SIMD paths take the table (a table they refused
+                    // would leave every window to the scalar tail).
+                    let table = FirstTable {
+                        words: &gram.pairs,
+                        bits: gram.pair_bits,
+                        multiplier: gram.multiplier,
+                        fold: FOLD32,
+                    };
+                    let looked = simd::first_look(path, table, hay.as_bytes(), &mut |_| {});
+                    let took_all = match path {
+                        Path::Scalar => looked == 0,
+                        _ => looked + 16 > hay.len(),
+                    };
+                    assert!(took_all, "{path:?}, {count} literals: {looked}");
+                }
                 let mut found = Vec::new();
                 let rest = set.scan_eights(gram, hay.as_bytes(), &mut |id, start| {
                     found.push((id, start))
@@ -968,6 +1032,7 @@ mod tests {
             }
         }
         assert_eq!(sizes, (12..=22).collect(), "table sizes made");
+        assert_eq!(pair_sizes, (8..=13).collect(), "SIMD table sizes made");
     }
 
     /// The paths this machine can run, the scalar one first.
@@ -1188,15 +1253,8 @@ mod tests {
         for which in 0..MULTIPLIERS.len() {
             let mut gram = set.gram.take().expect("long literals");
             let entries = gram.entries.clone();
-            // The table of the same entries under this multiplier.
-            gram = GramFilter::new(entries, false);
-            gram.which = which;
-            gram.multiplier = multiplier_at(which);
-            gram.table.fill(0);
-            for e in &gram.entries {
-                let h = hash_with(e.key, gram.multiplier, gram.bits);
-                gram.table[h >> 6] |= 1u64 << (h & 63);
-            }
+            // The tables of the same entries under this multiplier.
+            gram = GramFilter::with_multiplier(entries, which);
             let mut found = Vec::new();
             let rest = set.scan_eights(&gram, hay, &mut |id, start| found.push((id, start)));
             assert_eq!(rest, Some(hay.len() - 4), "multiplier {which}");

@@ -111,12 +111,14 @@ impl Path {
     )
 )]
 pub(crate) struct FirstTable<'a> {
-    /// `2^bits` bits, the first window's in the first word's lowest bit.
-    pub(crate) words: &'a [u64],
-    /// The table's size in bits, as a power of two (12 to 22).
+    /// `2^bits` words of 32 bits.
+    pub(crate) words: &'a [u32],
+    /// The table's size in words, as a power of two (8 to 16).
     pub(crate) bits: u32,
-    /// The hash's multiplier: a window's bit is the top `bits` bits of the
-    /// folded window times it.
+    /// The hash's multiplier: the top `bits` bits of the folded window
+    /// times it choose the window's word, the next five bits and the five
+    /// after them its two bits in the word. A window passes when both are
+    /// set.
     pub(crate) multiplier: u32,
     /// Or-ed into every window before it is hashed (ASCII case folding).
     pub(crate) fold: u32,
@@ -132,8 +134,7 @@ pub(crate) fn first_look(
     hay: &[u8],
     passed: &mut impl FnMut(usize),
 ) -> usize {
-    let sized = (12..=22).contains(&table.bits)
-        && table.words.len().checked_mul(64) == Some(1usize << table.bits);
+    let sized = (8..=16).contains(&table.bits) && table.words.len() == 1usize << table.bits;
     if !sized {
         return 0;
     }
@@ -143,7 +144,8 @@ pub(crate) fn first_look(
         Path::Avx2 if Path::Avx2.available() => {
             // SAFETY: the CPU has AVX2 (checked just above), the only
             // requirement `avx2` adds to the safe contract of its
-            // arguments; `table` was checked to hold `2^bits` bits.
+            // arguments; `table` was checked to hold `2^bits` words, with
+            // `bits` at most 16.
             unsafe { avx2::first_look(table, hay, passed) }
         }
         Path::Avx2 => {
@@ -159,9 +161,9 @@ mod avx2 {
     use super::FirstTable;
     use std::arch::x86_64::{
         __m128i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm256_and_si256, _mm256_broadcastsi128_si256,
-        _mm256_castsi256_ps, _mm256_i32gather_epi32, _mm256_movemask_ps, _mm256_mullo_epi32,
-        _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi8, _mm256_shuffle_epi8,
-        _mm256_slli_epi32, _mm256_srl_epi32, _mm256_srli_epi32, _mm256_srlv_epi32,
+        _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_i32gather_epi32, _mm256_movemask_ps,
+        _mm256_mullo_epi32, _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi8,
+        _mm256_shuffle_epi8, _mm256_sllv_epi32, _mm256_srl_epi32,
     };
 
     /// [`super::first_look`] with AVX2: eight windows a step, while the
@@ -169,7 +171,7 @@ mod avx2 {
     ///
     /// # Safety
     /// The CPU must have AVX2, and `table.words` must hold `2^table.bits`
-    /// bits with `table.bits` at most 22.
+    /// words with `table.bits` at most 16.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn first_look(
         table: FirstTable<'_>,
@@ -184,7 +186,9 @@ mod avx2 {
         );
         let fold = _mm256_set1_epi32(table.fold as i32);
         let multiplier = _mm256_set1_epi32(table.multiplier as i32);
-        let to_bit = _mm_cvtsi32_si128((32 - table.bits) as i32);
+        let to_word = _mm_cvtsi32_si128((32 - table.bits) as i32);
+        let to_first = _mm_cvtsi32_si128((27 - table.bits) as i32);
+        let to_second = _mm_cvtsi32_si128((22 - table.bits) as i32);
         let low_five = _mm256_set1_epi32(31);
         let one = _mm256_set1_epi32(1);
         let words = table.words.as_ptr().cast::<i32>();
@@ -198,19 +202,22 @@ mod avx2 {
                 _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(bytes), windows),
                 fold,
             );
-            let hashes = _mm256_srl_epi32(_mm256_mullo_epi32(keys, multiplier), to_bit);
-            let word_at = _mm256_srli_epi32::<5>(hashes);
-            // SAFETY: each hash is below `2^bits` (a 32-bit product shifted
-            // right by `32 - bits`), so its word index (the hash over 32)
-            // is below `2^(bits - 5)`, the number of 32-bit words in
-            // `table.words` (`2^bits` bits); at most 2^17, so no index is
-            // negative as an `i32`. The gather reads four bytes at each
-            // index times 4, inside the table.
+            let hashes = _mm256_mullo_epi32(keys, multiplier);
+            let word_at = _mm256_srl_epi32(hashes, to_word);
+            // SAFETY: each word index is the top `bits` bits of a 32-bit
+            // product, so it is below `2^bits`, the number of words in
+            // `table.words`, and at most 2^16: no index is negative as an
+            // `i32`. The gather reads four bytes at each index times 4,
+            // inside the table.
             let found = unsafe { _mm256_i32gather_epi32::<4>(words, word_at) };
-            // Each lane's bit moved to the lane's sign, for the mask.
-            let at_bit = _mm256_and_si256(hashes, low_five);
-            let signs =
-                _mm256_slli_epi32::<31>(_mm256_and_si256(_mm256_srlv_epi32(found, at_bit), one));
+            let first = _mm256_and_si256(_mm256_srl_epi32(hashes, to_first), low_five);
+            let second = _mm256_and_si256(_mm256_srl_epi32(hashes, to_second), low_five);
+            let wanted = _mm256_or_si256(
+                _mm256_sllv_epi32(one, first),
+                _mm256_sllv_epi32(one, second),
+            );
+            // All ones in a lane whose word has both bits.
+            let signs = _mm256_cmpeq_epi32(_mm256_and_si256(found, wanted), wanted);
             _mm256_movemask_ps(_mm256_castsi256_ps(signs)) as u32
         };
         let mut at = 0;
