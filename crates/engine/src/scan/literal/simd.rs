@@ -3,11 +3,12 @@
 //!
 //! The scalar loop of [`super`] hashes every four-byte window of a string
 //! and reads the window's bit in the filter's first table, one window at a
-//! time. Here eight windows are built, folded, hashed and looked up at once:
-//! a byte shuffle makes the eight windows of an eight-byte step, one
-//! multiplication and one shift their table positions, and one gather reads
-//! their eight table words (AVX2). Which windows passed comes out as a bit
-//! mask; the second look (the second table, then the entries) is the
+//! time. Here eight windows are built, folded, hashed and looked up at once
+//! in a table of its own, with two bits per window in one 32-bit word
+//! (smaller, and passing fewer windows by chance): a byte shuffle makes the
+//! eight windows of an eight-byte step, one multiplication and shifts their
+//! words and bits, and one gather reads their eight words (AVX2). Which
+//! windows passed comes out as a bit mask; the second look (the second table, then the entries) is the
 //! scalar code's, so the two paths report the same occurrences in the same
 //! order. The scalar loop stays the reference, the fallback on machines
 //! without AVX2, and the path `PALISADE_SCAN=scalar` forces.
@@ -15,8 +16,8 @@
 //! Every `unsafe` block says why it is sound (`// SAFETY:`). The loads
 //! read only inside the string (each reads 16 bytes from a position at
 //! least 16 bytes before its end) and the gather only inside the table
-//! (each index is a hash of `bits` bits shifted down by five, into a table
-//! of `2^bits` bits). The differential tests in `super::tests` compare
+//! (each index is the top `bits` bits of a hash, into a table of `2^bits`
+//! words). The differential tests in `super::tests` compare
 //! every path this machine has with the scalar one on random literal sets
 //! and texts, at lengths around the vector width and at the end of the
 //! string's allocation.
