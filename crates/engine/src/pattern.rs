@@ -270,15 +270,7 @@ pub(crate) fn exact_regex(hir: &Hir) -> Result<meta::Regex, String> {
 /// skips from one such byte to the next ([`first_bytes`]) instead of
 /// walking the automaton over the text between them.
 pub(crate) fn multi_regex(hirs: &[Hir]) -> Result<meta::Regex, String> {
-    let prefilter = first_bytes(hirs).and_then(|bytes| {
-        let prefilter = Prefilter::new(regex_automata::MatchKind::All, &bytes)?;
-        // Skipping to letters or spaces skips little and costs a search
-        // each time: only a few bytes, or bytes that are rare in text.
-        let rare = bytes
-            .iter()
-            .all(|&[b]| !b.is_ascii_alphabetic() && !b.is_ascii_whitespace());
-        (prefilter.is_fast() || rare).then_some(prefilter)
-    });
+    let prefilter = skip_to(hirs);
     meta::Builder::new()
         .configure(
             meta::Config::new()
@@ -289,6 +281,19 @@ pub(crate) fn multi_regex(hirs: &[Hir]) -> Result<meta::Regex, String> {
         )
         .build_many_from_hir(hirs)
         .map_err(|e| format!("patterns are too large once compiled: {e}"))
+}
+
+/// The search for the bytes every match of these patterns starts with,
+/// when it is worth running: skipping to letters or spaces skips little
+/// and costs a search each time, so only a few bytes (`memchr`), or bytes
+/// that are rare in text.
+fn skip_to(hirs: &[Hir]) -> Option<Prefilter> {
+    let bytes = first_bytes(hirs)?;
+    let prefilter = Prefilter::new(regex_automata::MatchKind::All, &bytes)?;
+    let rare = bytes
+        .iter()
+        .all(|&[b]| !b.is_ascii_alphabetic() && !b.is_ascii_whitespace());
+    (prefilter.is_fast() || rare).then_some(prefilter)
 }
 
 /// The bytes every match of these patterns starts with, each as a
@@ -950,6 +955,21 @@ mod tests {
         ] {
             assert_eq!(first_bytes(&relaxed(patterns)), None, "{patterns:?}");
         }
+    }
+
+    #[test]
+    fn a_set_skips_only_to_few_or_rare_bytes() {
+        let skips = |patterns: &[&str]| skip_to(&relaxed(patterns)).is_some();
+        // Digits, `+` and `(`: rare in text.
+        assert!(skips(&[
+            r"\b4[0-9]{3}(?:[ -]?[0-9]{4}){3}\b",
+            r"(?:\+1[-. ]?)?\(?[2-9][0-9]{2}\)?[-. ][2-9][0-9]{2}[-. ][0-9]{4}\b",
+        ]));
+        // Three bytes, letters among them: `memchr3`.
+        assert!(skips(&[r"(?i)key\d"]));
+        // Hex digits' letters, or a space: most of text.
+        assert!(!skips(&[r"[0-9a-f]{32}-us[0-9]{1,2}", r"[0-9]{3}"]));
+        assert!(!skips(&[r"[ 0-9]{3}-[0-9]", r"\(x"]));
     }
 
     #[test]

@@ -3,9 +3,11 @@
 //!
 //! Literals of three bytes or more are indexed by one four-byte window each
 //! (the rarest window of the literal, ASCII case folded). The scan hashes
-//! every four-byte window of the text into a bit table that fits in cache;
-//! a window whose bit is set is checked again in a second table, of the
-//! windows as they must appear, and only then looked up and compared. A
+//! every four-byte window of the text into a bit table that fits in cache
+//! (the SIMD paths read a table of their own, with two bits per window in
+//! one word: [`simd`]); a window that passes is checked again in a second
+//! table, of the windows as they must appear, and only then looked up and
+//! compared. A
 //! set built for many requests chooses its table's hash among several, so
 //! that the windows most common in code and prose seldom share a bit with
 //! a literal's window ([`COMMON_WINDOWS`]).
