@@ -265,12 +265,26 @@ pub(crate) fn exact_regex(hir: &Hir) -> Result<meta::Regex, String> {
         .map_err(|e| format!("regex is too large once compiled: {e}"))
 }
 
-/// Builds one lazy-DFA-backed regex over many (relaxed) patterns. When
-/// every match of every pattern starts with one of a few bytes, the search
-/// skips from one such byte to the next ([`first_bytes`]) instead of
-/// walking the automaton over the text between them.
+/// Builds one lazy-DFA-backed regex over many (relaxed) patterns, which
+/// says which patterns match somewhere in a text (a filter: the patterns it
+/// reports are then searched alone).
+///
+/// When every match of every pattern starts with one of a few bytes, the
+/// search skips from one such byte to the next ([`first_bytes`]) instead of
+/// walking the automaton over the text between them. Where a pattern's
+/// matches start with common bytes (letters) but always end with a part
+/// that starts with rare ones, the set holds that part instead
+/// ([`rare_suffix`]): it matches wherever the pattern does, so the set
+/// still reports every pattern that matches, and the search can skip.
 pub(crate) fn multi_regex(hirs: &[Hir]) -> Result<meta::Regex, String> {
-    let prefilter = skip_to(hirs);
+    let suffixes: Option<Vec<Hir>> = hirs.iter().map(rare_suffix).collect();
+    let (hirs, prefilter) = match suffixes
+        .as_deref()
+        .and_then(|suffixes| Some((suffixes, skip_to(suffixes)?)))
+    {
+        Some((suffixes, prefilter)) => (suffixes, Some(prefilter)),
+        None => (hirs, skip_to(hirs)),
+    };
     meta::Builder::new()
         .configure(
             meta::Config::new()
@@ -290,10 +304,66 @@ pub(crate) fn multi_regex(hirs: &[Hir]) -> Result<meta::Regex, String> {
 fn skip_to(hirs: &[Hir]) -> Option<Prefilter> {
     let bytes = first_bytes(hirs)?;
     let prefilter = Prefilter::new(regex_automata::MatchKind::All, &bytes)?;
-    let rare = bytes
-        .iter()
-        .all(|&[b]| !b.is_ascii_alphabetic() && !b.is_ascii_whitespace());
+    let rare = bytes.iter().all(|&[b]| rare_in_text(b));
     (prefilter.is_fast() || rare).then_some(prefilter)
+}
+
+/// Whether text holds few of this byte: not a letter, not a space.
+fn rare_in_text(b: u8) -> bool {
+    !b.is_ascii_alphabetic() && !b.is_ascii_whitespace()
+}
+
+/// A pattern that a suffix of every match of `hir` matches, and whose
+/// matches start with bytes that are rare in text (neither letters nor
+/// spaces): `hir` itself when it starts so, else what is left once leading
+/// parts are dropped (`[A-Z]{2}[0-9]{2}…` gives `[0-9]{2}…`; each
+/// alternative of an alternation its own). `None` when there is none, or
+/// when `hir` can match the empty string.
+fn rare_suffix(hir: &Hir) -> Option<Hir> {
+    if hir.properties().minimum_len().is_none_or(|len| len == 0) {
+        return None;
+    }
+    if first_bytes(std::slice::from_ref(hir))
+        .is_some_and(|bytes| bytes.iter().all(|&[b]| rare_in_text(b)))
+    {
+        return Some(hir.clone());
+    }
+    match hir.kind() {
+        HirKind::Literal(literal) => {
+            // At an ASCII byte, so that the rest is still UTF-8.
+            let from = literal
+                .0
+                .iter()
+                .position(|&b| b.is_ascii() && rare_in_text(b))?;
+            Some(Hir::literal(literal.0.get(from..)?))
+        }
+        HirKind::Capture(capture) => rare_suffix(&capture.sub),
+        // The last `min` repetitions at least: the first of them ends with
+        // the suffix, the others follow it whole.
+        HirKind::Repetition(rep) => {
+            let first = rare_suffix(&rep.sub)?;
+            let rest = Hir::repetition(Repetition {
+                min: rep.min.checked_sub(1)?,
+                max: rep.max.map(|max| max.saturating_sub(1)),
+                greedy: rep.greedy,
+                sub: rep.sub.clone(),
+            });
+            Some(Hir::concat(vec![first, rest]))
+        }
+        // The first part that ends with such a suffix (it cannot match
+        // empty), and the parts after it.
+        HirKind::Concat(parts) => parts.iter().enumerate().find_map(|(i, part)| {
+            let first = rare_suffix(part)?;
+            let rest = parts.get(i + 1..)?.iter().cloned();
+            Some(Hir::concat(std::iter::once(first).chain(rest).collect()))
+        }),
+        HirKind::Alternation(alternatives) => alternatives
+            .iter()
+            .map(rare_suffix)
+            .collect::<Option<Vec<_>>>()
+            .map(Hir::alternation),
+        HirKind::Empty | HirKind::Class(_) | HirKind::Look(_) => None,
+    }
 }
 
 /// The bytes every match of these patterns starts with, each as a
@@ -972,25 +1042,71 @@ mod tests {
         assert!(!skips(&[r"[ 0-9]{3}-[0-9]", r"\(x"]));
     }
 
-    #[test]
-    fn a_set_with_its_first_bytes_finds_what_the_set_without_finds() {
-        let patterns = [
-            r"\b(?:00[1-9]|[1-578][0-9]{2})-(?:0[1-9]|[1-9][0-9])-[0-9]{4}\b",
-            r"\b4[0-9]{3}(?:[ -]?[0-9]{4}){3}\b",
-            r"(?:\+1[-. ]?)?\(?[2-9][0-9]{2}\)?[-. ][2-9][0-9]{2}[-. ][0-9]{4}\b",
-            r"(?i)\btoken=[a-z]{4}",
-        ];
-        let hirs = relaxed(&patterns);
-        assert!(first_bytes(&hirs).is_some());
-        let with = multi_regex(&hirs).unwrap();
-        let without = meta::Builder::new()
+    /// The patterns a set reports for `text`, by id.
+    fn reported(set: &meta::Regex, text: &str) -> Vec<usize> {
+        let mut found = regex_automata::PatternSet::new(set.pattern_len());
+        set.which_overlapping_matches(&Input::new(text), &mut found);
+        found.iter().map(|p| p.as_usize()).collect()
+    }
+
+    /// The set as written: the patterns themselves, no prefilter.
+    fn set_as_written(hirs: &[Hir]) -> meta::Regex {
+        meta::Builder::new()
             .configure(
                 meta::Config::new()
                     .match_kind(regex_automata::MatchKind::All)
                     .auto_prefilter(false),
             )
-            .build_many_from_hir(&hirs)
-            .unwrap();
+            .build_many_from_hir(hirs)
+            .unwrap()
+    }
+
+    /// The default policy's PII patterns (`phone`, `credit_card`, `iban`,
+    /// `ip_address` and `us_ssn` as the stage scans them in one set),
+    /// relaxed.
+    const PII: [&str; 7] = [
+        r"\b(?:00[1-9]|[1-578][0-9]{2})-(?:0[1-9]|[1-9][0-9])-[0-9]{4}\b",
+        r"\b4[0-9]{3}(?:[ -]?[0-9]{4}){3}\b",
+        r"(?:\+1[-. ]?)?\(?[2-9][0-9]{2}\)?[-. ][2-9][0-9]{2}[-. ][0-9]{4}\b",
+        r"(?:\b[A-Z]{2}[0-9]{2} |\b[0-9]+\.)?\b[0-9](?:[ -]?[0-9]){12,}(?:\.[0-9]+)?\b",
+        r"\b[A-Z]{2}[0-9]{2}(?:[0-9A-Z]{11,30}|(?: [0-9A-Z]{4}){2,7}(?: [0-9A-Z]{1,4})?)\b",
+        r"(?:\b[A-Za-z][A-Za-z0-9_-]*/|(?i:\b(?:version|ver|v|release|build|firmware|fw))[:.]?[ ]?|\b)(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}(?:\.[0-9]+)*\b|(?:\b[0-9A-Fa-f]{1,4}:|\B:)[0-9A-Za-z.%]*:[0-9A-Za-z:.%]*",
+        r"(?i)\btoken=[a-z]{4}",
+    ];
+
+    #[test]
+    fn a_pattern_that_starts_with_letters_is_searched_from_its_rare_part() {
+        let suffix = |p: &str| rare_suffix(&relax(&parse(p).unwrap())).map(|h| h.to_string());
+        let same = |p: &str| Some(relax(&parse(p).unwrap()).to_string());
+        // Already rare: itself.
+        assert_eq!(suffix(r"\b[0-9]{3}-x"), same(r"[0-9]{3}-x"));
+        // A repetition of letters dropped; each alternative its own part.
+        assert_eq!(suffix(r"[A-Z]{2}[0-9]{2}X"), same(r"[0-9]{2}X"));
+        assert_eq!(suffix(r"(?:ab:|:)c"), same(r"(?::|:)c"));
+        assert_eq!(suffix(r"abc+=[a-z]"), same(r"=[a-z]"));
+        assert_eq!(suffix(r"abc\+=[a-z]"), same(r"\+=[a-z]"));
+        // The last repetitions of a group: `(x1){2,}` gives `1(x1){1,}`.
+        assert_eq!(suffix(r"(?:x1){2,}"), same(r"1(?:x1){1,}"));
+        // An optional part is no help; nor is a pattern with no rare byte,
+        // one that can match the empty string, or a literal whose rare
+        // byte is not ASCII.
+        for pattern in [r"a(?:1)?b", r"[a-z]+", r"[0-9]*", r"\b", r"abcé"] {
+            assert_eq!(suffix(pattern), None, "{pattern}");
+        }
+    }
+
+    #[test]
+    fn a_set_with_rare_parts_reports_every_pattern_the_set_as_written_reports() {
+        let hirs = relaxed(&PII);
+        assert_eq!(
+            first_bytes(&hirs),
+            None,
+            "IBAN and addresses start with letters"
+        );
+        let suffixes: Vec<Hir> = hirs.iter().map(|h| rare_suffix(h).unwrap()).collect();
+        assert!(skip_to(&suffixes).is_some());
+        let set = multi_regex(&hirs).unwrap();
+        let written = set_as_written(&hirs);
         let texts = [
             "",
             "no digits here at all",
@@ -1000,18 +1116,59 @@ mod tests {
             "(((((((((((((((((((((((((((((555) 123-4567",
             "é4111-1111-1111-1111日本 Token=WXYZ",
             "4111111111111111",
+            "IBAN DE89370400440532013000, or DE89 3704 0044 0532 0130 00",
+            "server/10.0.0.1 version 2.4.1.0 at fe80::1 and ::1 and abcd:ef01::",
+            "US12 3456789012345 é日本 v:192.168.1.1",
         ];
         for text in texts {
-            let sets = [&with, &without].map(|re| {
-                let mut set = regex_automata::PatternSet::new(re.pattern_len());
-                re.which_overlapping_matches(&Input::new(text), &mut set);
-                set.iter().map(|p| p.as_usize()).collect::<Vec<_>>()
-            });
-            assert_eq!(sets[0], sets[1], "{text:?}");
+            let (found, as_written) = (reported(&set, text), reported(&written, text));
+            assert!(
+                as_written.iter().all(|p| found.contains(p)),
+                "{text:?}: {found:?} misses some of {as_written:?}"
+            );
         }
-        let mut set = regex_automata::PatternSet::new(with.pattern_len());
-        with.which_overlapping_matches(&Input::new(texts[2]), &mut set);
-        assert!(set.contains(regex_automata::PatternID::must(2)));
+        // More only where a rare part stands alone: `=abcd` without
+        // `token`, `12ABCDEFGHIJKLM` without the IBAN's country.
+        assert_eq!(
+            reported(&written, "x=abcd 12ABCDEFGHIJKLM"),
+            Vec::<usize>::new()
+        );
+        assert_eq!(reported(&set, "x=abcd 12ABCDEFGHIJKLM"), vec![4, 6]);
+    }
+
+    mod rare_parts {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig {
+                cases: 512,
+                failure_persistence: None,
+                ..ProptestConfig::default()
+            })]
+
+            /// Texts of the characters the patterns are made of: the set
+            /// never misses a pattern the set as written reports.
+            #[test]
+            fn a_set_with_rare_parts_misses_nothing(
+                text in proptest::collection::vec(
+                    proptest::sample::select(
+                        "0123456789 .:-+()/=ADEUSabfkntvé日".chars().collect::<Vec<_>>()
+                    ),
+                    0..80,
+                ).prop_map(|chars| chars.into_iter().collect::<String>())
+            ) {
+                let hirs = relaxed(&PII);
+                let (found, as_written) = (
+                    reported(&multi_regex(&hirs).unwrap(), &text),
+                    reported(&set_as_written(&hirs), &text),
+                );
+                prop_assert!(
+                    as_written.iter().all(|p| found.contains(p)),
+                    "{found:?} misses some of {as_written:?}"
+                );
+            }
+        }
     }
 
     #[test]
