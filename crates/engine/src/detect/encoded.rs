@@ -96,14 +96,14 @@ const fn equal(x: u64, c: u8) -> u64 {
 
 /// Whether the 16 bytes of `block` may all be base64 characters: none is
 /// below `+` (a blank, a line break, a quote, a bracket) or beyond ASCII.
-/// Sixteen bytes of text almost always hold one of those, most often
-/// already in the first eight: the second word is tested only when the
-/// first passes.
+/// Sixteen bytes of text almost always hold one of those. Both words are
+/// tested at once, with one branch: testing the second only when the
+/// first passes runs fewer instructions but takes longer, as a fifth of
+/// the first words of text pass and that branch is mispredicted.
 #[inline]
 fn quick(block: &[u8; 16]) -> bool {
     let (x, y) = halves(block);
-    let plausible = |w: u64| at_least(w & !HIGH, b'+') & !w == HIGH;
-    plausible(x) && plausible(y)
+    at_least(x & !HIGH, b'+') & at_least(y & !HIGH, b'+') & !(x | y) == HIGH
 }
 
 /// A block's two words.
