@@ -1,5 +1,5 @@
 //! Random literal sets and texts through every path of the literal filter
-//! this CPU has (scalar, AVX2): each reports what the scalar path
+//! this CPU has (scalar, AVX2, AVX-512): each reports what the scalar path
 //! reports, which is what a naive search finds, and none reads outside the
 //! text or the filter's tables (`palisade_fuzz::check_literal_paths`).
 

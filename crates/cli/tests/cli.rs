@@ -1056,7 +1056,7 @@ mod jsonl {
         wrong.code(2);
         wrong.one_line_error(&[
             "PALISADE_SCAN is `sse9`",
-            "expected `auto`, `scalar` or `avx2`",
+            "expected `auto`, `scalar`, `avx2` or `avx512`",
         ]);
         assert!(wrong.stdout.is_empty());
     }

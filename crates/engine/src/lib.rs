@@ -30,13 +30,13 @@ mod view;
 pub use detect::addressed::{AddressedInstructions, addressed_instructions};
 
 /// The code that takes the literal filter's first look at every string in
-/// this process: `scalar` or `avx2`. Chosen once, from the
+/// this process: `scalar`, `avx2` or `avx512`. Chosen once, from the
 /// `PALISADE_SCAN` environment variable (`auto`, the default, takes the
 /// fastest this CPU has); every path gives the same decisions.
 ///
 /// ```
 /// let path = palisade_engine::scan_path();
-/// assert!(["scalar", "avx2"].contains(&path));
+/// assert!(["scalar", "avx2", "avx512"].contains(&path));
 /// ```
 pub fn scan_path() -> &'static str {
     scan::literal::simd::Path::chosen().name()

@@ -7,19 +7,23 @@
 //! in a table of its own, with two bits per window in one 32-bit word
 //! (smaller, and passing fewer windows by chance): a byte shuffle makes the
 //! eight windows of an eight-byte step, one multiplication and shifts their
-//! words and bits, and one gather reads their eight words (AVX2). Which
-//! windows passed comes out as a bit mask; the second look (the second table, then the entries) is the
-//! scalar code's, so the two paths report the same occurrences in the same
-//! order. The scalar loop stays the reference, the fallback on machines
-//! without AVX2, and the path `PALISADE_SCAN=scalar` forces.
+//! words and bits, and one gather reads their eight words (AVX2). With
+//! AVX-512 (its F, BW and VBMI parts) a step is sixteen windows: one byte
+//! permutation makes them from 32 bytes, one gather reads their sixteen
+//! words, and a string's last steps are the AVX2 path's. Which windows
+//! passed comes out as a bit mask; the second look (the second table, then
+//! the entries) is the scalar code's, so every path reports the same
+//! occurrences in the same order. The scalar loop stays the reference, the
+//! fallback on machines without AVX2, and the path `PALISADE_SCAN=scalar`
+//! forces.
 //!
 //! Every `unsafe` block says why it is sound (`// SAFETY:`). The loads
-//! read only inside the string (each reads 16 bytes from a position at
-//! least 16 bytes before its end) and the gather only inside the table
-//! (each index is the top `bits` bits of a hash, into a table of `2^bits`
-//! words). The differential tests in `super::tests` compare
+//! read only inside the string (each reads 16 or 32 bytes from a position
+//! at least that many bytes before its end) and the gathers only inside the
+//! table (each index is the top `bits` bits of a hash, into a table of
+//! `2^bits` words). The differential tests in `super::tests` compare
 //! every path this machine has with the scalar one on random literal sets
-//! and texts, at lengths around the vector width and at the end of the
+//! and texts, at lengths around the vector widths and at the end of the
 //! string's allocation.
 
 use std::sync::OnceLock;
@@ -31,21 +35,25 @@ pub(crate) enum Path {
     Scalar,
     /// Eight windows at a time with AVX2 (x86-64).
     Avx2,
+    /// Sixteen windows at a time with AVX-512 (x86-64 CPUs with its byte
+    /// permutation, `AVX512_VBMI`: Ice Lake and later, Zen 4 and later).
+    Avx512,
 }
 
 /// The environment variable that chooses the path: `auto` (or unset) for
-/// the fastest this CPU has, `scalar`, or `avx2`.
+/// the fastest this CPU has, `scalar`, `avx2` or `avx512`.
 pub(crate) const ENV: &str = "PALISADE_SCAN";
 
 impl Path {
     /// The paths, by name.
-    pub(crate) const ALL: [Path; 2] = [Path::Scalar, Path::Avx2];
+    pub(crate) const ALL: [Path; 3] = [Path::Scalar, Path::Avx2, Path::Avx512];
 
     /// The path's name, as `PALISADE_SCAN` takes it.
     pub(crate) fn name(self) -> &'static str {
         match self {
             Path::Scalar => "scalar",
             Path::Avx2 => "avx2",
+            Path::Avx512 => "avx512",
         }
     }
 
@@ -55,18 +63,24 @@ impl Path {
             Path::Scalar => true,
             #[cfg(target_arch = "x86_64")]
             Path::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512vbmi")
+            }
             #[cfg(not(target_arch = "x86_64"))]
-            Path::Avx2 => false,
+            Path::Avx2 | Path::Avx512 => false,
         }
     }
 
     /// The fastest path this CPU has.
     pub(crate) fn best() -> Path {
-        if Path::Avx2.available() {
-            Path::Avx2
-        } else {
-            Path::Scalar
-        }
+        [Path::Avx512, Path::Avx2]
+            .into_iter()
+            .find(|p| p.available())
+            .unwrap_or(Path::Scalar)
     }
 
     /// The path a value of `PALISADE_SCAN` asks for (`None`: unset).
@@ -80,12 +94,21 @@ impl Path {
                 Some(path) if path.available() => Ok(path),
                 Some(path) => Err(format!(
                     "{ENV} is `{name}`, but this CPU does not have {}: use `auto` or `scalar`",
-                    path.name().to_ascii_uppercase()
+                    path.needs()
                 )),
                 None => Err(format!(
-                    "{ENV} is `{name}`: expected `auto`, `scalar` or `avx2`"
+                    "{ENV} is `{name}`: expected `auto`, `scalar`, `avx2` or `avx512`"
                 )),
             },
+        }
+    }
+
+    /// The CPU features the path needs, as an error names them.
+    fn needs(self) -> &'static str {
+        match self {
+            Path::Scalar => "nothing",
+            Path::Avx2 => "AVX2",
+            Path::Avx512 => "AVX-512 (F, BW and VBMI)",
         }
     }
 
@@ -149,8 +172,17 @@ pub(crate) fn first_look(
             // `bits` at most 16.
             unsafe { avx2::first_look(table, hay, passed) }
         }
-        Path::Avx2 => {
-            // No SIMD path on this target: the caller's loop takes them all.
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512 if Path::Avx512.available() => {
+            // SAFETY: the CPU has AVX2 and AVX-512 F, BW and VBMI (checked
+            // just above), the only requirements `avx512` adds to the safe
+            // contract of its arguments; `table` was checked to hold
+            // `2^bits` words, with `bits` at most 16.
+            unsafe { avx512::first_look(table, hay, passed) }
+        }
+        Path::Avx2 | Path::Avx512 => {
+            // No such path on this CPU or target: the caller's loop takes
+            // them all.
             let _ = (hay, passed);
             0
         }
@@ -245,5 +277,116 @@ mod avx2 {
             at += 8;
         }
         at
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::FirstTable;
+    use std::arch::x86_64::{
+        __m256i, _mm_cvtsi32_si128, _mm256_loadu_si256, _mm512_and_si512, _mm512_cmpeq_epi32_mask,
+        _mm512_i32gather_epi32, _mm512_mullo_epi32, _mm512_or_si512, _mm512_permutexvar_epi8,
+        _mm512_set1_epi32, _mm512_setr_epi32, _mm512_sllv_epi32, _mm512_srl_epi32,
+        _mm512_zextsi256_si512,
+    };
+
+    /// [`super::first_look`] with AVX-512: sixteen windows a step, while
+    /// the step's 32 bytes are in `hay` (its windows need 19), then the
+    /// AVX2 steps for the rest.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and AVX-512 F, BW and VBMI, and
+    /// `table.words` must hold `2^table.bits` words with `table.bits` at
+    /// most 16.
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
+    pub(super) unsafe fn first_look(
+        table: FirstTable<'_>,
+        hay: &[u8],
+        passed: &mut impl FnMut(usize),
+    ) -> usize {
+        // Lane `i` takes the step's bytes `i` to `i + 3`: the window at `i`.
+        let windows = _mm512_setr_epi32(
+            0x0302_0100,
+            0x0403_0201,
+            0x0504_0302,
+            0x0605_0403,
+            0x0706_0504,
+            0x0807_0605,
+            0x0908_0706,
+            0x0a09_0807,
+            0x0b0a_0908,
+            0x0c0b_0a09,
+            0x0d0c_0b0a,
+            0x0e0d_0c0b,
+            0x0f0e_0d0c,
+            0x100f_0e0d,
+            0x1110_0f0e,
+            0x1211_100f,
+        );
+        let fold = _mm512_set1_epi32(table.fold as i32);
+        let multiplier = _mm512_set1_epi32(table.multiplier as i32);
+        let to_word = _mm_cvtsi32_si128((32 - table.bits) as i32);
+        let to_first = _mm_cvtsi32_si128((27 - table.bits) as i32);
+        let to_second = _mm_cvtsi32_si128((22 - table.bits) as i32);
+        let low_five = _mm512_set1_epi32(31);
+        let one = _mm512_set1_epi32(1);
+        let words = table.words.as_ptr().cast::<i32>();
+        // The bits of the sixteen windows that start in the first half of
+        // `chunk`: a bit mask, the first window in bit 0.
+        let sixteen = |chunk: &[u8; 32]| -> u32 {
+            // SAFETY: the load reads the 32 bytes of `chunk`, in any
+            // alignment.
+            let bytes = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast::<__m256i>()) };
+            let keys = _mm512_or_si512(
+                _mm512_permutexvar_epi8(windows, _mm512_zextsi256_si512(bytes)),
+                fold,
+            );
+            let hashes = _mm512_mullo_epi32(keys, multiplier);
+            let word_at = _mm512_srl_epi32(hashes, to_word);
+            // SAFETY: each word index is the top `bits` bits of a 32-bit
+            // product, so it is below `2^bits`, the number of words in
+            // `table.words`, and at most 2^16: no index is negative as an
+            // `i32`. The gather reads four bytes at each index times 4,
+            // inside the table.
+            let found = unsafe { _mm512_i32gather_epi32::<4>(word_at, words) };
+            let first = _mm512_and_si512(_mm512_srl_epi32(hashes, to_first), low_five);
+            let second = _mm512_and_si512(_mm512_srl_epi32(hashes, to_second), low_five);
+            let wanted = _mm512_or_si512(
+                _mm512_sllv_epi32(one, first),
+                _mm512_sllv_epi32(one, second),
+            );
+            // A bit for each lane whose word has both bits.
+            u32::from(_mm512_cmpeq_epi32_mask(
+                _mm512_and_si512(found, wanted),
+                wanted,
+            ))
+        };
+        let mut at = 0;
+        // Two steps at a time, as the AVX2 loop takes them.
+        while let Some(both) = hay.get(at..).and_then(<[u8]>::first_chunk::<48>) {
+            let (Some(first), Some(second)) = (both.first_chunk::<32>(), both.last_chunk::<32>())
+            else {
+                break;
+            };
+            let mut mask = sixteen(first) | sixteen(second) << 16;
+            while mask != 0 {
+                passed(at + mask.trailing_zeros() as usize);
+                mask &= mask - 1;
+            }
+            at += 32;
+        }
+        while let Some(chunk) = hay.get(at..).and_then(<[u8]>::first_chunk::<32>) {
+            let mut mask = sixteen(chunk);
+            while mask != 0 {
+                passed(at + mask.trailing_zeros() as usize);
+                mask &= mask - 1;
+            }
+            at += 16;
+        }
+        let rest = hay.get(at..).unwrap_or_default();
+        // SAFETY: the CPU has AVX2 (this function's contract), and `table`
+        // is the table this function's contract describes.
+        let more = unsafe { super::avx2::first_look(table, rest, &mut |pos| passed(at + pos)) };
+        at + more
     }
 }
