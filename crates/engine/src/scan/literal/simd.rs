@@ -189,6 +189,43 @@ pub(crate) fn first_look(
     }
 }
 
+/// The steps of a SIMD first look over `hay`. `look` gives the bit mask
+/// of the `STEP` windows that start in the first `STEP` bytes of a chunk
+/// of `BYTES` (their bytes and the next ones), the first window in bit 0.
+/// Two steps are taken at a time while `PAIR` (`STEP + BYTES`) bytes are
+/// left, as their gathers overlap and one branch tells that none of their
+/// windows passed (the common case), then one at a time while `BYTES` are.
+/// Each window that passed goes to `passed`, in order. Returns where the
+/// steps stopped.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn steps<const STEP: usize, const BYTES: usize, const PAIR: usize>(
+    hay: &[u8],
+    look: impl Fn(&[u8; BYTES]) -> u32,
+    passed: &mut impl FnMut(usize),
+) -> usize {
+    let mut report = |mut mask: u32, at: usize| {
+        while mask != 0 {
+            passed(at + mask.trailing_zeros() as usize);
+            mask &= mask - 1;
+        }
+    };
+    let mut at = 0;
+    while let Some(both) = hay.get(at..).and_then(<[u8]>::first_chunk::<PAIR>) {
+        let (Some(first), Some(second)) = (both.first_chunk::<BYTES>(), both.last_chunk::<BYTES>())
+        else {
+            break;
+        };
+        report(look(first) | look(second) << STEP, at);
+        at += 2 * STEP;
+    }
+    while let Some(chunk) = hay.get(at..).and_then(<[u8]>::first_chunk::<BYTES>) {
+        report(look(chunk), at);
+        at += STEP;
+    }
+    at
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::FirstTable;
@@ -253,30 +290,7 @@ mod avx2 {
             let signs = _mm256_cmpeq_epi32(_mm256_and_si256(found, wanted), wanted);
             _mm256_movemask_ps(_mm256_castsi256_ps(signs)) as u32
         };
-        let mut at = 0;
-        // Two steps at a time: their gathers overlap, and one branch
-        // tells that none of the 16 windows passed (the common case).
-        while let Some(both) = hay.get(at..).and_then(<[u8]>::first_chunk::<24>) {
-            let (Some(first), Some(second)) = (both.first_chunk::<16>(), both.last_chunk::<16>())
-            else {
-                break;
-            };
-            let mut mask = eight(first) | eight(second) << 8;
-            while mask != 0 {
-                passed(at + mask.trailing_zeros() as usize);
-                mask &= mask - 1;
-            }
-            at += 16;
-        }
-        while let Some(chunk) = hay.get(at..).and_then(<[u8]>::first_chunk::<16>) {
-            let mut mask = eight(chunk);
-            while mask != 0 {
-                passed(at + mask.trailing_zeros() as usize);
-                mask &= mask - 1;
-            }
-            at += 8;
-        }
-        at
+        super::steps::<8, 16, 24>(hay, eight, passed)
     }
 }
 
@@ -361,28 +375,7 @@ mod avx512 {
                 wanted,
             ))
         };
-        let mut at = 0;
-        // Two steps at a time, as the AVX2 loop takes them.
-        while let Some(both) = hay.get(at..).and_then(<[u8]>::first_chunk::<48>) {
-            let (Some(first), Some(second)) = (both.first_chunk::<32>(), both.last_chunk::<32>())
-            else {
-                break;
-            };
-            let mut mask = sixteen(first) | sixteen(second) << 16;
-            while mask != 0 {
-                passed(at + mask.trailing_zeros() as usize);
-                mask &= mask - 1;
-            }
-            at += 32;
-        }
-        while let Some(chunk) = hay.get(at..).and_then(<[u8]>::first_chunk::<32>) {
-            let mut mask = sixteen(chunk);
-            while mask != 0 {
-                passed(at + mask.trailing_zeros() as usize);
-                mask &= mask - 1;
-            }
-            at += 16;
-        }
+        let at = super::steps::<16, 32, 48>(hay, sixteen, passed);
         let rest = hay.get(at..).unwrap_or_default();
         // SAFETY: the CPU has AVX2 (this function's contract), and `table`
         // is the table this function's contract describes.
