@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import Failure, free_port
+from common import Failure
 
 HERE = Path(__file__).resolve().parent
 PALISADE = str(Path(sys.argv[1]).resolve())
