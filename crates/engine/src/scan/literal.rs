@@ -1170,6 +1170,12 @@ mod tests {
 
     #[test]
     fn the_scan_setting_names_a_path_or_is_refused() {
+        // `auto` is the widest path this CPU can run (AVX-512 before AVX2
+        // before the scalar loop).
+        assert_eq!(
+            Some(Path::best()),
+            Path::ALL.into_iter().rev().find(|p| p.available())
+        );
         assert_eq!(Path::from_setting(None), Ok(Path::best()));
         assert_eq!(Path::from_setting(Some("auto")), Ok(Path::best()));
         assert_eq!(Path::from_setting(Some("scalar")), Ok(Path::Scalar));
