@@ -67,9 +67,14 @@ class Models:
         self.port = int(self.proc.stdout.readline())
 
     def requests(self):
+        """The requests recorded so far. A line the server is still writing
+        (a large body can take more than one write) is left for a later
+        read."""
         if not self.record.exists():
             return []
-        return [json.loads(line) for line in self.record.read_text().splitlines()]
+        text = self.record.read_text()
+        whole = text[: text.rfind("\n") + 1]
+        return [json.loads(line) for line in whole.splitlines()]
 
     def seen(self):
         """Everything the model was sent, as one text."""
