@@ -32,7 +32,8 @@ pub use detect::addressed::{AddressedInstructions, addressed_instructions};
 /// The code that takes the literal filter's first look at every string in
 /// this process: `scalar`, `avx2` or `avx512`. Chosen once, from the
 /// `PALISADE_SCAN` environment variable (`auto`, the default, takes the
-/// fastest this CPU has); every path gives the same decisions.
+/// fastest this CPU has: AVX-512 on Intel's CPUs with it, else AVX2, else
+/// the scalar loop); every path gives the same decisions.
 ///
 /// ```
 /// let path = palisade_engine::scan_path();

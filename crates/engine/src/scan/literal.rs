@@ -275,17 +275,24 @@ struct GramFilter {
 #[derive(Default)]
 pub(crate) struct LiteralSetBuilder {
     literals: Vec<Literal>,
-    /// Whether the filter's hash is chosen against [`COMMON_WINDOWS`].
-    tuned: bool,
+    /// The path whose first table the filter's hash is chosen for,
+    /// against [`COMMON_WINDOWS`] (`None`: not chosen, the first).
+    tuned: Option<Path>,
 }
 
 impl LiteralSetBuilder {
     /// Chooses the filter table's hash so that common text passes it
     /// seldom ([`best_multiplier`]): worth its cost (a few milliseconds for
     /// thousands of literals) when the set scans many requests, not for a
-    /// process that evaluates one.
+    /// process that evaluates one. The hash is chosen for the first table
+    /// of the path this process takes ([`Path::chosen`]).
     pub(crate) fn tune(&mut self) {
-        self.tuned = true;
+        self.tune_for(Path::chosen());
+    }
+
+    /// [`Self::tune`] for the first table that `path` reads.
+    pub(crate) fn tune_for(&mut self, path: Path) {
+        self.tuned = Some(path);
     }
 
     /// Adds a literal (non-empty) and returns its id.
@@ -371,14 +378,11 @@ impl LiteralSetBuilder {
 
 impl GramFilter {
     /// The filter of `entries`, its first tables hashed by the multiplier
-    /// [`best_multiplier`] chooses when `tuned`, else the first.
-    fn new(entries: Vec<Entry>, tuned: bool) -> Self {
+    /// [`best_multiplier`] chooses for the first table of the path `tuned`
+    /// names, else the first.
+    fn new(entries: Vec<Entry>, tuned: Option<Path>) -> Self {
         let bits = table_bits(entries.len().max(1));
-        let which = if tuned {
-            best_multiplier(&entries, bits)
-        } else {
-            0
-        };
+        let which = tuned.map_or(0, |path| best_multiplier(&entries, bits, path));
         Self::with_multiplier(entries, which)
     }
 
@@ -472,10 +476,17 @@ fn table_bits(n: usize) -> u32 {
 }
 
 /// The size of the SIMD paths' first table for `n` entries, as the power
-/// of two of its 32-bit words: about one word per entry, at least 1 KB and
-/// at most 32 KB.
+/// of two of its 32-bit words: about one word per entry, from 1 KB up to
+/// 32 KB (8,192 entries), which stays in the first-level cache with the
+/// rest of a pass's data; 64 KB for more entries, whose two bits each
+/// would set ever more of a 32 KB table's bits (15% at 20,000 entries) and
+/// pass ever more windows by chance.
 fn pair_bits(n: usize) -> u32 {
-    (usize::BITS - n.max(1).leading_zeros() + 1).clamp(8, 13)
+    if n > 1 << 13 {
+        14
+    } else {
+        (usize::BITS - n.max(1).leading_zeros() + 1).clamp(8, 13)
+    }
 }
 
 /// A folded window's word in the SIMD paths' first table (`1 << bits`
@@ -490,21 +501,22 @@ fn pair_slot(key: u32, multiplier: u32, bits: u32) -> (usize, u32) {
 }
 
 /// The index in [`MULTIPLIERS`] of the one under which the first table of these
-/// entries (`1 << bits` bits) passes the least of [`COMMON_WINDOWS`], each
-/// weighed by how often it occurs; the first when several tie. A common
-/// window that is a literal's own window is passed under any multiplier
-/// and not counted.
+/// entries passes the least of [`COMMON_WINDOWS`], each weighed by how
+/// often it occurs; the first when several tie. The first table is the one
+/// `path` reads: the scalar loop's (`1 << bits` bits), or the SIMD paths'
+/// table of bit pairs ([`pair_slot`]), whose bits the hash places
+/// otherwise, so that a multiplier good for one is no better than any
+/// other for the second. A common window that is a literal's own window is
+/// passed under any multiplier and not counted.
 ///
 /// A table passes a window of text that is no literal's when the window
 /// lands on a set bit, and text repeats its most common windows so often
 /// that one such bit can outweigh all the others: in a workload of tool
 /// outputs, the `ency` of every "latency" landing on an Azure client
-/// secret's `97q~` made 30% of one table's chance passes.
-#[expect(
-    clippy::indexing_slicing,
-    reason = "the hashes have `bits` bits: their words are in the table"
-)]
-fn best_multiplier(entries: &[Entry], bits: u32) -> usize {
+/// secret's `97q~` made 30% of one table's chance passes, and five
+/// windows (`ntex`, `ndex`, `nabl`, ` its`, ` cod`) made three quarters of
+/// the pair table's while it was chosen for the scalar table.
+fn best_multiplier(entries: &[Entry], bits: u32, path: Path) -> usize {
     let mut keys: Vec<u32> = entries.iter().map(|e| e.key).collect();
     keys.sort_unstable();
     keys.dedup();
@@ -513,23 +525,19 @@ fn best_multiplier(entries: &[Entry], bits: u32) -> usize {
         .copied()
         .filter(|(window, _)| keys.binary_search(window).is_err())
         .collect();
-    let mut table = vec![0u64; (1usize << bits) / 64];
+    let mut table = FirstTables::new(path, bits, entries.len());
     let mut best = (u64::MAX, 0);
     for (which, multiplier) in MULTIPLIERS.into_iter().enumerate() {
         for &key in &keys {
-            let h = hash_with(key, multiplier, bits);
-            table[h >> 6] |= 1u64 << (h & 63);
+            table.set(key, multiplier);
         }
         let passed: u64 = common
             .iter()
-            .filter(|&&(window, _)| {
-                let h = hash_with(window, multiplier, bits);
-                table[h >> 6] >> (h & 63) & 1 != 0
-            })
+            .filter(|&&(window, _)| table.passes(window, multiplier))
             .map(|&(_, count)| u64::from(count))
             .sum();
         for &key in &keys {
-            table[hash_with(key, multiplier, bits) >> 6] = 0;
+            table.clear(key, multiplier);
         }
         if passed < best.0 {
             best = (passed, which);
@@ -539,6 +547,75 @@ fn best_multiplier(entries: &[Entry], bits: u32) -> usize {
         }
     }
     best.1
+}
+
+/// A first table as [`best_multiplier`] tries it: the scalar loop's bits,
+/// or the SIMD paths' bit pairs.
+enum FirstTables {
+    Bits { table: Vec<u64>, bits: u32 },
+    Pairs { words: Vec<u32>, bits: u32 },
+}
+
+#[expect(
+    clippy::indexing_slicing,
+    reason = "the hashes have `bits` bits: their words are in the tables"
+)]
+impl FirstTables {
+    /// The empty table `path` reads for `n` entries (`bits`: the scalar
+    /// table's size).
+    fn new(path: Path, bits: u32, n: usize) -> Self {
+        match path {
+            Path::Scalar => FirstTables::Bits {
+                table: vec![0; (1usize << bits) / 64],
+                bits,
+            },
+            Path::Avx2 | Path::Avx512 => {
+                let bits = pair_bits(n);
+                FirstTables::Pairs {
+                    words: vec![0; 1usize << bits],
+                    bits,
+                }
+            }
+        }
+    }
+
+    fn set(&mut self, key: u32, multiplier: u32) {
+        match self {
+            FirstTables::Bits { table, bits } => {
+                let h = hash_with(key, multiplier, *bits);
+                table[h >> 6] |= 1u64 << (h & 63);
+            }
+            FirstTables::Pairs { words, bits } => {
+                let (word, mask) = pair_slot(key, multiplier, *bits);
+                words[word] |= mask;
+            }
+        }
+    }
+
+    fn passes(&self, key: u32, multiplier: u32) -> bool {
+        match self {
+            FirstTables::Bits { table, bits } => {
+                let h = hash_with(key, multiplier, *bits);
+                table[h >> 6] >> (h & 63) & 1 != 0
+            }
+            FirstTables::Pairs { words, bits } => {
+                let (word, mask) = pair_slot(key, multiplier, *bits);
+                words[word] & mask == mask
+            }
+        }
+    }
+
+    /// Clears the word that `key` set.
+    fn clear(&mut self, key: u32, multiplier: u32) {
+        match self {
+            FirstTables::Bits { table, bits } => {
+                table[hash_with(key, multiplier, *bits) >> 6] = 0;
+            }
+            FirstTables::Pairs { words, bits } => {
+                words[pair_slot(key, multiplier, *bits).0] = 0;
+            }
+        }
+    }
 }
 
 /// A compiled set of literals.
@@ -1035,7 +1112,7 @@ mod tests {
             }
         }
         assert_eq!(sizes, (12..=22).collect(), "table sizes made");
-        assert_eq!(pair_sizes, (8..=13).collect(), "SIMD table sizes made");
+        assert_eq!(pair_sizes, (8..=14).collect(), "SIMD table sizes made");
     }
 
     /// The paths this machine can run, the scalar one first.
@@ -1171,11 +1248,14 @@ mod tests {
     #[test]
     fn the_scan_setting_names_a_path_or_is_refused() {
         // `auto` is the widest path this CPU can run (AVX-512 before AVX2
-        // before the scalar loop).
-        assert_eq!(
-            Some(Path::best()),
-            Path::ALL.into_iter().rev().find(|p| p.available())
-        );
+        // before the scalar loop), but AVX2 before AVX-512 on CPUs other
+        // than Intel's.
+        let widest = Path::ALL.into_iter().rev().find(|p| p.available());
+        let expected = match widest {
+            Some(Path::Avx512) if !simd::intel() => Path::Avx2,
+            widest => widest.unwrap_or(Path::Scalar),
+        };
+        assert_eq!(Path::best(), expected);
         assert_eq!(Path::from_setting(None), Ok(Path::best()));
         assert_eq!(Path::from_setting(Some("auto")), Ok(Path::best()));
         assert_eq!(Path::from_setting(Some("scalar")), Ok(Path::Scalar));
@@ -1223,7 +1303,7 @@ mod tests {
                 b.add(l, true);
             }
             if tuned {
-                b.tune();
+                b.tune_for(Path::Scalar);
             }
             b.build()
         };
@@ -1248,6 +1328,60 @@ mod tests {
             set.for_each(hay.as_bytes(), |id, start| found.push((id, start)));
             found.sort();
             assert_eq!(found, vec![(0, 15), (1, 24)], "{hay}");
+        }
+    }
+
+    #[test]
+    fn a_table_of_bit_pairs_is_tuned_for_itself() {
+        // Literals whose windows take, under the first multiplier, the word
+        // and both bits of ` the` and of `tion` in the SIMD paths' table of
+        // bit pairs, which a hash chosen for the scalar table leaves alone.
+        let pair = |k: u32, which: usize| pair_slot(k, multiplier_at(which), pair_bits(2));
+        let targets = [key(b" the"), key(b"tion")];
+        let mut rng = crate::tools::globs::Rng(0x0bad_5eed_1234_5678);
+        let letters = b"bcdfgjkmpqvwxz0123456789";
+        let mut lits: Vec<Vec<u8>> = Vec::new();
+        for target in targets {
+            loop {
+                let w: Vec<u8> = (0..4).map(|_| letters[rng.below(letters.len())]).collect();
+                let k = key(&[w[0], w[1], w[2], w[3]]);
+                if pair(k, 0) == pair(target, 0) && k != target {
+                    lits.push(w);
+                    break;
+                }
+            }
+        }
+        let build = |tuned: Option<Path>| {
+            let mut b = LiteralSetBuilder::default();
+            for l in &lits {
+                b.add(l, true);
+            }
+            if let Some(path) = tuned {
+                b.tune_for(path);
+            }
+            b.build().gram.unwrap()
+        };
+        let passes = |gram: &GramFilter, k: u32| {
+            let (word, mask) = pair(k, gram.which);
+            gram.pairs[word] & mask == mask
+        };
+        let plain = build(None);
+        assert_eq!(plain.which, 0);
+        for target in targets {
+            assert!(
+                passes(&plain, target),
+                "the untuned pairs pass {target:08x}"
+            );
+        }
+        for path in [Path::Avx2, Path::Avx512] {
+            let tuned = build(Some(path));
+            assert_ne!(tuned.which, 0, "{path:?}");
+            for target in targets {
+                assert!(
+                    !passes(&tuned, target),
+                    "{path:?}: the tuned pairs pass {target:08x}"
+                );
+            }
         }
     }
 

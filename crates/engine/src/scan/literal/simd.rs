@@ -75,10 +75,20 @@ impl Path {
         }
     }
 
-    /// The fastest path this CPU has.
+    /// The fastest path this CPU has: AVX-512 on Intel's CPUs that have
+    /// it, AVX2 on the others that have that, else the scalar loop. The
+    /// AVX-512 path's one gather of sixteen words made a pass 8% shorter
+    /// than AVX2's two gathers of eight on an Intel Xeon, and 2% to 5%
+    /// longer on an AMD EPYC (Zen 5), where a gather costs about the same
+    /// per word at either width (docs/PERFORMANCE.md).
     pub(crate) fn best() -> Path {
-        [Path::Avx512, Path::Avx2]
-            .into_iter()
+        let wide = if intel() {
+            &[Path::Avx512, Path::Avx2][..]
+        } else {
+            &[Path::Avx2][..]
+        };
+        wide.iter()
+            .copied()
             .find(|p| p.available())
             .unwrap_or(Path::Scalar)
     }
@@ -123,6 +133,22 @@ impl Path {
             Path::from_setting(value.as_deref()).unwrap_or(Path::Scalar)
         })
     }
+}
+
+/// Whether the CPU is Intel's (`GenuineIntel`).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn intel() -> bool {
+    // SAFETY: every x86-64 CPU has the `cpuid` instruction and its leaf 0
+    // (the vendor); toolchains before 1.94 declare the intrinsic `unsafe`.
+    #[allow(unused_unsafe, reason = "a safe function from Rust 1.94 on")]
+    let id = unsafe { std::arch::x86_64::__cpuid(0) };
+    [id.ebx, id.edx, id.ecx] == [*b"Genu", *b"ineI", *b"ntel"].map(u32::from_le_bytes)
+}
+
+/// Whether the CPU is Intel's: no other target has the SIMD paths.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn intel() -> bool {
+    false
 }
 
 /// The first table of a filter, as the first look reads it.
