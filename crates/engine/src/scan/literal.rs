@@ -513,9 +513,9 @@ fn pair_slot(key: u32, multiplier: u32, bits: u32) -> (usize, u32) {
 /// lands on a set bit, and text repeats its most common windows so often
 /// that one such bit can outweigh all the others: in a workload of tool
 /// outputs, the `ency` of every "latency" landing on an Azure client
-/// secret's `97q~` made 30% of one table's chance passes, and five
-/// windows (`ntex`, `ndex`, `nabl`, ` its`, ` cod`) made three quarters of
-/// the pair table's while it was chosen for the scalar table.
+/// secret's `97q~` made 30% of one table's chance passes, and `nabl`,
+/// ` its` and ` cod` two fifths of the pair table's while the multiplier
+/// was chosen for the scalar table.
 fn best_multiplier(entries: &[Entry], bits: u32, path: Path) -> usize {
     let mut keys: Vec<u32> = entries.iter().map(|e| e.key).collect();
     keys.sort_unstable();
