@@ -1278,25 +1278,35 @@ mod tests {
         u32::from_le_bytes(*w) | FOLD32
     }
 
+    /// For each target window, a four-byte literal of rare letters and
+    /// digits, other than the target, whose folded window `same` says
+    /// lands where the target does.
+    fn colliding(targets: &[u32], seed: u64, same: impl Fn(u32, u32) -> bool) -> Vec<Vec<u8>> {
+        let mut rng = crate::tools::globs::Rng(seed);
+        let letters = b"bcdfgjkmpqvwxz0123456789";
+        let mut lits = Vec::new();
+        for &target in targets {
+            loop {
+                let w: [u8; 4] = std::array::from_fn(|_| letters[rng.below(letters.len())]);
+                let k = key(&w);
+                if same(k, target) && k != target {
+                    lits.push(w.to_vec());
+                    break;
+                }
+            }
+        }
+        lits
+    }
+
     #[test]
     fn a_tuned_table_keeps_the_commonest_windows_off_its_bits() {
         // Literals whose windows land, under the first multiplier, on the
         // bits of ` the` and `tion` in a table of 2^12 bits.
         let bits = 12;
         let targets = [key(b" the"), key(b"tion")];
-        let mut rng = crate::tools::globs::Rng(0x1234_5678_9abc_def1);
-        let letters = b"bcdfgjkmpqvwxz0123456789";
-        let mut lits: Vec<Vec<u8>> = Vec::new();
-        for target in targets {
-            loop {
-                let w: Vec<u8> = (0..4).map(|_| letters[rng.below(letters.len())]).collect();
-                let k = key(&[w[0], w[1], w[2], w[3]]);
-                if hash(k, bits) == hash(target, bits) && k != target {
-                    lits.push(w);
-                    break;
-                }
-            }
-        }
+        let lits = colliding(&targets, 0x1234_5678_9abc_def1, |k, target| {
+            hash(k, bits) == hash(target, bits)
+        });
         let build = |tuned: bool| {
             let mut b = LiteralSetBuilder::default();
             for l in &lits {
@@ -1338,19 +1348,9 @@ mod tests {
         // bit pairs, which a hash chosen for the scalar table leaves alone.
         let pair = |k: u32, which: usize| pair_slot(k, multiplier_at(which), pair_bits(2));
         let targets = [key(b" the"), key(b"tion")];
-        let mut rng = crate::tools::globs::Rng(0x0bad_5eed_1234_5678);
-        let letters = b"bcdfgjkmpqvwxz0123456789";
-        let mut lits: Vec<Vec<u8>> = Vec::new();
-        for target in targets {
-            loop {
-                let w: Vec<u8> = (0..4).map(|_| letters[rng.below(letters.len())]).collect();
-                let k = key(&[w[0], w[1], w[2], w[3]]);
-                if pair(k, 0) == pair(target, 0) && k != target {
-                    lits.push(w);
-                    break;
-                }
-            }
-        }
+        let lits = colliding(&targets, 0x0bad_5eed_1234_5678, |k, target| {
+            pair(k, 0) == pair(target, 0)
+        });
         let build = |tuned: Option<Path>| {
             let mut b = LiteralSetBuilder::default();
             for l in &lits {
