@@ -80,7 +80,8 @@ impl Path {
     /// AVX-512 path's one gather of sixteen words made a pass 8% shorter
     /// than AVX2's two gathers of eight on an Intel Xeon, and 2% to 5%
     /// longer on an AMD EPYC (Zen 5), where a gather costs about the same
-    /// per word at either width (docs/PERFORMANCE.md).
+    /// per word at either width (docs/PERFORMANCE.md); other vendors' CPUs
+    /// were not measured and take AVX2 too.
     pub(crate) fn best() -> Path {
         let wide = if intel() {
             &[Path::Avx512, Path::Avx2][..]
