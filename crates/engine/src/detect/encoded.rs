@@ -13,13 +13,12 @@
 //!
 //! The cost stays small on text without such runs: a run of at least
 //! [`MIN_RUN`] characters always covers one of the 16-byte blocks that
-//! start every 48 bytes, so only those blocks are read (eight bytes at a
-//! time in a register, almost all turned away by their first test); a run
-//! is looked at only around a block that is base64 throughout and has
-//! five more such words next to it. Lines wrapped narrower than
-//! [`MIN_RUN`] columns are therefore not reliably found. What is decoded
-//! is bounded per string ([`Budget`]), and decoded text is decoded again
-//! at most [`MAX_DEPTH`] levels deep.
+//! start every 48 bytes, so only those blocks are read (each tested at
+//! once, in a vector register on x86-64); a run is looked at only around
+//! a block that is base64 throughout and has five more such words next to
+//! it. Lines wrapped narrower than [`MIN_RUN`] columns are therefore not
+//! reliably found. What is decoded is bounded per string ([`Budget`]), and
+//! decoded text is decoded again at most [`MAX_DEPTH`] levels deep.
 
 /// The fewest base64 characters of a run that is decoded (48 bytes).
 pub(crate) const MIN_RUN: usize = 64;
@@ -65,12 +64,17 @@ pub(crate) struct Decoded {
     pub(crate) text: String,
 }
 
-/// Whether `b` is a base64 or base64url character (not padding).
+/// Whether `b` is a base64 or base64url character (not padding), without
+/// a branch, so that [`next_block`]'s test of 16 bytes is compiled to a
+/// few vector instructions.
 #[inline]
 fn is_b64(b: u8) -> bool {
-    (b | 0x20).wrapping_sub(b'a') < 26
-        || b.wrapping_sub(b'0') < 10
-        || matches!(b, b'+' | b'/' | b'-' | b'_')
+    ((b | 0x20).wrapping_sub(b'a') < 26)
+        | (b.wrapping_sub(b'0') < 10)
+        | (b == b'+')
+        | (b == b'/')
+        | (b == b'-')
+        | (b == b'_')
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -94,27 +98,23 @@ const fn equal(x: u64, c: u8) -> u64 {
     !((x ^ (ONES * c as u64)) + ONES * 0x7f) & HIGH
 }
 
-/// Whether the 16 bytes of `block` may all be base64 characters: none is
-/// below `+` (a blank, a line break, a quote, a bracket) or beyond ASCII.
-/// Sixteen bytes of text almost always hold one of those. Both words are
-/// tested at once, with one branch: testing the second only when the
-/// first passes runs fewer instructions but takes longer, as a fifth of
-/// the first words of text pass and that branch is mispredicted.
-#[inline]
-fn quick(block: &[u8; 16]) -> bool {
-    let (x, y) = halves(block);
-    at_least(x & !HIGH, b'+') & at_least(y & !HIGH, b'+') & !(x | y) == HIGH
-}
-
-/// A block's two words.
-#[inline]
-fn halves(block: &[u8; 16]) -> (u64, u64) {
-    let (low, high) = block.split_at(8);
-    let word = |half: &[u8]| {
-        half.first_chunk::<8>()
-            .map_or(0, |w| u64::from_le_bytes(*w))
-    };
-    (word(low), word(high))
+/// The first block of 16 base64 characters at `from` or a multiple of
+/// [`STRIDE`] bytes after it. Its own loop, a test of a few vector
+/// instructions and one branch taken rarely: a block of text almost always
+/// holds a blank, a line break, a quote or a dot, and the identifiers and
+/// paths that do not are turned away by [`room_for_a_run`]. (Testing
+/// first for a byte below `+` passed a tenth of the blocks of tool output,
+/// and the branches mispredicted on them cost more than the whole test.)
+#[inline(never)]
+fn next_block(hay: &[u8], from: usize) -> Option<usize> {
+    let mut pos = from;
+    while let Some(block) = hay.get(pos..).and_then(<[u8]>::first_chunk::<16>) {
+        if block.iter().fold(true, |all, &b| all & is_b64(b)) {
+            return Some(pos);
+        }
+        pos += STRIDE;
+    }
+    None
 }
 
 /// The eight bytes at `at` (zeros past the end).
@@ -165,12 +165,11 @@ pub(crate) fn decode_runs(text: &str, budget: &mut Budget) -> Vec<Decoded> {
     if hay.len() < MIN_RUN {
         return out;
     }
-    let mut pos = 0;
-    while let Some(block) = hay.get(pos..).and_then(<[u8]>::first_chunk::<16>) {
+    let mut from = 0;
+    while let Some(pos) = next_block(hay, from) {
         let next = pos + STRIDE;
-        let (low, high) = halves(block);
-        if !quick(block) || !all_b64(low) || !all_b64(high) || !room_for_a_run(hay, pos) {
-            pos = next;
+        if !room_for_a_run(hay, pos) {
+            from = next;
             continue;
         }
         let (run, after) = wrapped_run(hay, pos);
@@ -189,7 +188,7 @@ pub(crate) fn decode_runs(text: &str, budget: &mut Budget) -> Vec<Decoded> {
             }
         }
         // Go on with the first block after the run (or the line).
-        pos = next.max(after.next_multiple_of(STRIDE));
+        from = next.max(after.next_multiple_of(STRIDE));
     }
     out
 }
@@ -424,8 +423,8 @@ mod tests {
                     is_b64(b),
                     "{b:#x} at {at}"
                 );
-                let plausible = (b'+'..0x80).contains(&b);
-                assert_eq!(quick(&bytes), plausible, "{b:#x} at {at}");
+                let first = next_block(&bytes, 0);
+                assert_eq!(first, is_b64(b).then_some(0), "{b:#x} at {at}");
             }
         }
     }
