@@ -106,6 +106,11 @@ pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
         let bound = listener
             .local_addr()
             .context("cannot read the bound address")?;
+        // The signals are taken before the service says where it listens:
+        // a SIGTERM or SIGHUP sent as soon as it has said so is a clean
+        // shutdown or a reload, never the signal's default action.
+        let shutdown = shutdown_signal();
+        spawn_reload_on_hangup(service.clone());
         let policy = match (&args.service.policy, &service.config().policy) {
             (Some(p), _) | (None, Some(p)) => p.display().to_string(),
             (None, None) => "the embedded default policy".to_owned(),
@@ -126,8 +131,7 @@ pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
                 .as_ref()
                 .map_or("off".to_owned(), |a| a.path.display().to_string())
         );
-        spawn_reload_on_hangup(service.clone());
-        palisade_transport::serve_http_with(service, listener, shutdown_signal(), options)
+        palisade_transport::serve_http_with(service, listener, shutdown, options)
             .await
             .context("the HTTP service failed")
     });
@@ -174,14 +178,19 @@ pub(crate) fn mcp(args: &ServiceArgs) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-/// Completes on SIGTERM or SIGINT.
-async fn shutdown_signal() {
+/// Completes on SIGTERM or SIGINT, which are taken from the moment it is
+/// called (not when the future is first polled).
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    {
+    let signals = {
         use tokio::signal::unix::{SignalKind, signal};
-        let term = signal(SignalKind::terminate());
-        let int = signal(SignalKind::interrupt());
-        if let (Ok(mut term), Ok(mut int)) = (term, int) {
+        signal(SignalKind::terminate())
+            .ok()
+            .zip(signal(SignalKind::interrupt()).ok())
+    };
+    async move {
+        #[cfg(unix)]
+        if let Some((mut term, mut int)) = signals {
             tokio::select! {
                 _ = term.recv() => {}
                 _ = int.recv() => {}
@@ -189,27 +198,33 @@ async fn shutdown_signal() {
             tracing::info!("shutting down: finishing requests in flight");
             return;
         }
+        let _ = tokio::signal::ctrl_c().await;
     }
-    let _ = tokio::signal::ctrl_c().await;
 }
 
 /// Reloads the policies on SIGHUP (an invalid one keeps the old ones).
 fn spawn_reload_on_hangup(service: Arc<Service>) {
     #[cfg(unix)]
-    tokio::spawn(async move {
+    {
         use tokio::signal::unix::{SignalKind, signal};
+        // Taken here, before the task runs: a SIGHUP as soon as this
+        // returns reloads.
         let Ok(mut hup) = signal(SignalKind::hangup()) else {
             return;
         };
-        while hup.recv().await.is_some() {
-            match service.reload() {
-                Ok(n) => tracing::info!("reloaded {n} policies"),
-                Err(errors) => {
-                    for e in errors {
-                        tracing::error!("reload refused, the running policies are kept: {e}");
+        tokio::spawn(async move {
+            while hup.recv().await.is_some() {
+                match service.reload() {
+                    Ok(n) => tracing::info!("reloaded {n} policies"),
+                    Err(errors) => {
+                        for e in errors {
+                            tracing::error!("reload refused, the running policies are kept: {e}");
+                        }
                     }
                 }
             }
-        }
-    });
+        });
+    }
+    #[cfg(not(unix))]
+    let _ = service;
 }

@@ -1579,6 +1579,26 @@ mod service {
     }
 
     #[test]
+    fn a_signal_sent_as_soon_as_serve_listens_is_handled_not_fatal() {
+        // A supervisor may signal the moment the address is printed: the
+        // handlers are in place by then, so SIGTERM is a clean shutdown
+        // (exit 0) and SIGHUP a reload, never the signals' default action.
+        for _ in 0..10 {
+            let (mut child, _) = serve(&[]);
+            assert_eq!(terminate(&mut child), 0);
+        }
+        for _ in 0..5 {
+            let (mut child, addr) = serve(&[]);
+            let pid = child.id().to_string();
+            let hup = Command::new("kill").args(["-HUP", &pid]).status().unwrap();
+            assert!(hup.success());
+            let (status, body) = http(&addr, "GET", "/health", "");
+            assert_eq!((status, body.as_str()), (200, r#"{"status":"ok"}"#));
+            assert_eq!(terminate(&mut child), 0);
+        }
+    }
+
+    #[test]
     fn serve_answers_checks_and_stops_cleanly_on_sigterm() {
         let dir = TempDir::new("serve_sigterm");
         let config = dir.write("svc.yaml", "audit: { path: audit.jsonl }\n");
