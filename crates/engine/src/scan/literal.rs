@@ -15,6 +15,8 @@
 //! reported occurrence has been compared byte for byte: the filter never
 //! reports a false hit and never misses a true one.
 
+use std::sync::LazyLock;
+
 use aho_corasick::{AhoCorasick, MatchKind};
 
 // `allow`, not `expect`: on targets without a SIMD path the module has no
@@ -184,14 +186,55 @@ fn window_commonness(w: [u8; 4]) -> u32 {
     bytes + 40 * pairs
 }
 
+/// Whether a window, folded, is one of the [`COMMON_WINDOWS`].
+fn is_common_window(w: [u8; 4]) -> bool {
+    static SORTED: LazyLock<Vec<u32>> = LazyLock::new(|| {
+        let mut keys: Vec<u32> = COMMON_WINDOWS.iter().map(|&(w, _)| w).collect();
+        keys.sort_unstable();
+        keys
+    });
+    SORTED
+        .binary_search(&(u32::from_le_bytes(w) | FOLD32))
+        .is_ok()
+}
+
+/// Added to the score of a case-sensitive literal's window that folds onto
+/// one of the [`COMMON_WINDOWS`]: more than any four bytes score, so such
+/// a window is taken only when all of the literal's are common.
+const COMMON_WINDOW_COST: u32 = 1000;
+
+/// What a window costs as the index of a literal beyond its
+/// [`window_commonness`], `exact` for a case-sensitive literal:
+/// [`COMMON_WINDOW_COST`] when it is one and the window folds onto a
+/// common window. By its bytes alone, `---- BEGIN SSH2 ENCRYPTED PRIVATE
+/// KEY ----` would be indexed by `----`, which every line of dashes in a
+/// comment or a document holds and the second table passes as written;
+/// its `-- B` seldom occurs. (A case-insensitive literal is a policy's word
+/// or a pattern's folded prefix, indexed by its bytes alone: moving those
+/// off the common windows of code moved some onto windows frequent in
+/// other text.)
+fn common_cost(w: [u8; 4], exact: bool) -> u32 {
+    if exact && is_common_window(w) {
+        COMMON_WINDOW_COST
+    } else {
+        0
+    }
+}
+
 /// The offset of a literal's rarest four-byte window: the first of the
-/// windows with the lowest [`window_commonness`], each scored from its
-/// neighbour's score instead of anew. `None` under four bytes.
-fn rarest_window(b: &[u8]) -> Option<usize> {
+/// windows with the lowest [`window_commonness`] plus [`common_cost`], the
+/// first part of each scored from its neighbour's instead of anew. `None`
+/// under four bytes.
+fn rarest_window(b: &[u8], exact: bool) -> Option<usize> {
     let byte = |x: u8| (byte_info(x) & 0xFF) as u32;
     let pair = |x: u8, y: u8| 40 * u32::from(common_pair(x, y));
+    let common = |o: usize| {
+        b.get(o..)
+            .and_then(<[u8]>::first_chunk::<4>)
+            .map_or(0, |&w| common_cost(w, exact))
+    };
     let mut score = window_commonness(*b.first_chunk::<4>()?);
-    let (mut best, mut at) = (score, 0);
+    let (mut best, mut at) = (score + common(0), 0);
     for o in 1..=b.len() - 4 {
         let (Some(&out), Some(&out_next), Some(&last), Some(&into)) =
             (b.get(o - 1), b.get(o), b.get(o + 2), b.get(o + 3))
@@ -201,8 +244,8 @@ fn rarest_window(b: &[u8]) -> Option<usize> {
         // The window loses its first byte and the pair it began, and gains
         // a last byte and the pair it ends.
         score = score - byte(out) - pair(out, out_next) + byte(into) + pair(last, into);
-        if score < best {
-            (best, at) = (score, o);
+        if score + common(o) < best {
+            (best, at) = (score + common(o), o);
         }
     }
     Some(at)
@@ -341,7 +384,7 @@ impl LiteralSetBuilder {
                     }));
                 }
                 _ => {
-                    let offset = rarest_window(b).unwrap_or(0);
+                    let offset = rarest_window(b, !lit.case_insensitive).unwrap_or(0);
                     let key = u32::from_le_bytes([
                         b[offset],
                         b[offset + 1],
@@ -993,17 +1036,61 @@ mod tests {
         let mut rng = crate::tools::globs::Rng(0x5851_f42d_4c95_7f2d);
         const PARTS: &[&str] = &[
             "a", "e", "t", "h", "th", "er", "q", "z", "_", "-", "0", "9", " ", "K", "E", "Y",
-            "ccou", "\u{e9}", "\u{ff}",
+            "ccou", "\u{e9}", "\u{ff}", "ntex", "NTEx", "ndex", " the",
         ];
         for _ in 0..5000 {
             let text: String = (0..1 + rng.below(12)).map(|_| rng.pick(PARTS)).collect();
             let b = text.as_bytes();
-            let expected = (b.len() >= 4).then(|| {
-                (0..=b.len() - 4)
-                    .min_by_key(|&o| window_commonness([b[o], b[o + 1], b[o + 2], b[o + 3]]))
-                    .unwrap()
-            });
-            assert_eq!(rarest_window(b), expected, "{text:?}");
+            for exact in [false, true] {
+                let expected = (b.len() >= 4).then(|| {
+                    (0..=b.len() - 4)
+                        .min_by_key(|&o| {
+                            let w = [b[o], b[o + 1], b[o + 2], b[o + 3]];
+                            window_commonness(w) + common_cost(w, exact)
+                        })
+                        .unwrap()
+                });
+                assert_eq!(rarest_window(b, exact), expected, "{text:?} {exact}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_case_sensitive_literal_is_indexed_off_the_common_windows() {
+        assert!(is_common_window(*b"ntex") && is_common_window(*b"----"));
+        assert!(!is_common_window(*b"TExM"));
+        // An SSH2 key's header: by its bytes alone, the `----` of every
+        // line of dashes in a comment or a document.
+        let pem = b"---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----";
+        assert_eq!(rarest_window(pem, false), Some(0));
+        let at = rarest_window(pem, true).unwrap();
+        assert!(
+            !is_common_window(*pem[at..].first_chunk::<4>().unwrap()),
+            "{at}"
+        );
+        // Only common windows: the lowest scored of them, as before.
+        let only = b"ntex";
+        assert_eq!(rarest_window(only, true), rarest_window(only, false));
+        // A case-insensitive literal is indexed by its bytes alone.
+        let words = b"ntexm";
+        let by_bytes = (0..=1)
+            .min_by_key(|&o| {
+                window_commonness([words[o], words[o + 1], words[o + 2], words[o + 3]])
+            })
+            .unwrap();
+        assert_eq!(rarest_window(words, false), Some(by_bytes));
+        // And the set finds the literal wherever it is, indexed so.
+        let mut builder = LiteralSetBuilder::default();
+        let id = builder.add(pem, false);
+        let set = builder.build();
+        let lower = pem.to_ascii_lowercase();
+        let hay = [&b"# ----------\n"[..], pem, b" ", &lower, b" ", pem].concat();
+        for path in paths() {
+            assert_eq!(
+                reported(&set, path, &hay),
+                [(id, 13), (id, 13 + 2 * pem.len() + 2)],
+                "{path:?}"
+            );
         }
     }
 
