@@ -1333,6 +1333,51 @@ mod tests {
     }
 
     #[test]
+    fn every_path_agrees_across_its_blocks_of_steps() {
+        // A SIMD path looks at up to 64 pairs of steps at a time (1,024
+        // bytes with AVX2, 2,048 with AVX-512) before it reports what
+        // passed: literals on both sides of each block's edge, in texts
+        // that end around an edge, are each reported once and in order.
+        let mut rng = crate::tools::globs::Rng(0x2545_f491_4f6c_dd1d);
+        let lits: Vec<(Vec<u8>, bool)> = (0..300)
+            .map(|i| (format!("{i:x}kq~").into_bytes(), i % 2 == 0))
+            .chain([(b"aBc".to_vec(), true), (b"zzzz".to_vec(), false)])
+            .collect();
+        let set = built(&lits, false);
+        let edges: &[usize] = if cfg!(miri) {
+            &[1024]
+        } else {
+            &[1024, 2048, 3072, 4096]
+        };
+        for &edge in edges {
+            for len in [edge - 30, edge - 1, edge, edge + 1, edge + 23, edge + 49] {
+                for near in edge.saturating_sub(20)..(edge + 20).min(len) {
+                    let mut hay: Vec<u8> = (0..len).map(|_| b"z Q"[rng.below(3)]).collect();
+                    for at in [near, rng.below(len), rng.below(len)] {
+                        let word = &lits[rng.below(lits.len())].0;
+                        for (i, b) in word.iter().enumerate() {
+                            if let Some(slot) = hay.get_mut(at + i) {
+                                *slot = *b;
+                            }
+                        }
+                    }
+                    let scalar = reported(&set, Path::Scalar, &hay);
+                    let mut sorted = scalar.clone();
+                    sorted.sort();
+                    assert_eq!(sorted, naive_bytes(&lits, &hay), "{len} bytes");
+                    for path in paths() {
+                        assert_eq!(
+                            reported(&set, path, &hay),
+                            scalar,
+                            "{len} bytes, a literal at {near}, {path:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_scan_setting_names_a_path_or_is_refused() {
         // `auto` is the widest path this CPU can run (AVX-512 before AVX2
         // before the scalar loop), but AVX2 before AVX-512 on CPUs other

@@ -11,11 +11,12 @@
 //! AVX-512 (its F, BW and VBMI parts) a step is sixteen windows: one byte
 //! permutation makes them from 32 bytes, one gather reads their sixteen
 //! words, and a string's last steps are the AVX2 path's. Which windows
-//! passed comes out as a bit mask; the second look (the second table, then
-//! the entries) is the scalar code's, so every path reports the same
-//! occurrences in the same order. The scalar loop stays the reference, the
-//! fallback on machines without AVX2, and the path `PALISADE_SCAN=scalar`
-//! forces.
+//! passed comes out as a bit mask per step, kept for up to 64 pairs of
+//! steps before any is looked at, so that the loop never branches on what
+//! it found; the second look (the second table, then the entries) is the
+//! scalar code's, so every path reports the same occurrences in the same
+//! order. The scalar loop stays the reference, the fallback on machines
+//! without AVX2, and the path `PALISADE_SCAN=scalar` forces.
 //!
 //! Every `unsafe` block says why it is sound (`// SAFETY:`). The loads
 //! read only inside the string (each reads 16 or 32 bytes from a position
@@ -219,15 +220,22 @@ pub(crate) fn first_look(
 /// The steps of a SIMD first look over `hay`. `look` gives the bit mask
 /// of the `STEP` windows that start in the first `STEP` bytes of a chunk
 /// of `BYTES` (their bytes and the next ones), the first window in bit 0.
-/// Two steps are taken at a time while `PAIR` (`STEP + BYTES`) bytes are
-/// left, as their gathers overlap and one branch tells that none of their
-/// windows passed (the common case), then one at a time while `BYTES` are.
-/// Each window that passed goes to `passed`, in order. Returns where the
-/// steps stopped.
+/// `pairs(at, masks)` takes two steps at a time from `at`, up to
+/// [`PAIRS`] pairs while `PAIR` (`STEP + BYTES`) bytes are left
+/// ([`pairs_from`]); then each window that passed in them goes to
+/// `passed`, in order. The last steps are taken one at a time while
+/// `BYTES` bytes are left. Returns where the steps stopped.
+///
+/// The pairs are looked at in a function of their own, with no branch on
+/// what they found: a window that passed is rare (one in a few hundred),
+/// and a branch taken on it would be mispredicted and throw away the
+/// gathers of the next steps, already under way. That cost about 25 ns a
+/// window that passed (docs/PERFORMANCE.md).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn steps<const STEP: usize, const BYTES: usize, const PAIR: usize>(
+fn steps<const STEP: usize, const BYTES: usize>(
     hay: &[u8],
+    pairs: impl Fn(usize, &mut [u32; PAIRS]) -> (usize, u64),
     look: impl Fn(&[u8; BYTES]) -> u32,
     passed: &mut impl FnMut(usize),
 ) -> usize {
@@ -237,20 +245,58 @@ fn steps<const STEP: usize, const BYTES: usize, const PAIR: usize>(
             mask &= mask - 1;
         }
     };
+    let mut masks = [0u32; PAIRS];
     let mut at = 0;
-    while let Some(both) = hay.get(at..).and_then(<[u8]>::first_chunk::<PAIR>) {
-        let (Some(first), Some(second)) = (both.first_chunk::<BYTES>(), both.last_chunk::<BYTES>())
-        else {
+    loop {
+        let (next, mut which) = pairs(at, &mut masks);
+        while which != 0 {
+            let i = which.trailing_zeros() as usize;
+            report(masks.get(i).copied().unwrap_or_default(), at + 2 * STEP * i);
+            which &= which - 1;
+        }
+        if next == at {
             break;
-        };
-        report(look(first) | look(second) << STEP, at);
-        at += 2 * STEP;
+        }
+        at = next;
     }
     while let Some(chunk) = hay.get(at..).and_then(<[u8]>::first_chunk::<BYTES>) {
         report(look(chunk), at);
         at += STEP;
     }
     at
+}
+
+/// The most pairs of steps [`pairs_from`] takes at a time.
+const PAIRS: usize = 64;
+
+/// Up to [`PAIRS`] pairs of steps of [`steps`] from `at`, while `PAIR`
+/// bytes are left: pair `i`'s bit mask of its `2 * STEP` windows goes to
+/// `masks[i]`, and bit `i` of the second value returned is set when it is
+/// not 0. The first value is where the pairs stopped (`at` when no pair
+/// was taken).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn pairs_from<const STEP: usize, const BYTES: usize, const PAIR: usize>(
+    hay: &[u8],
+    mut at: usize,
+    masks: &mut [u32; PAIRS],
+    look: impl Fn(&[u8; BYTES]) -> u32,
+) -> (usize, u64) {
+    let mut which = 0u64;
+    for (i, slot) in masks.iter_mut().enumerate() {
+        let Some(both) = hay.get(at..).and_then(<[u8]>::first_chunk::<PAIR>) else {
+            break;
+        };
+        let (Some(first), Some(second)) = (both.first_chunk::<BYTES>(), both.last_chunk::<BYTES>())
+        else {
+            break;
+        };
+        let mask = look(first) | look(second) << STEP;
+        *slot = mask;
+        which |= u64::from(mask != 0) << i;
+        at += 2 * STEP;
+    }
+    (at, which)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -275,6 +321,34 @@ mod avx2 {
         hay: &[u8],
         passed: &mut impl FnMut(usize),
     ) -> usize {
+        // SAFETY: this function's contract is `eight`'s.
+        let look = unsafe { eight(table) };
+        let pairs = |at, masks: &mut _| pairs(hay, at, masks, look);
+        super::steps::<8, 16>(hay, pairs, look, passed)
+    }
+
+    /// [`super::pairs_from`] with the steps of `look` ([`eight`]'s).
+    #[target_feature(enable = "avx2")]
+    #[inline(never)]
+    fn pairs(
+        hay: &[u8],
+        at: usize,
+        masks: &mut [u32; super::PAIRS],
+        look: impl Fn(&[u8; 16]) -> u32,
+    ) -> (usize, u64) {
+        super::pairs_from::<8, 16, 24>(hay, at, masks, look)
+    }
+
+    /// The look of one step: the bits of the eight windows that start in
+    /// the first half of a 16-byte chunk, as a bit mask, the first window in
+    /// bit 0.
+    ///
+    /// # Safety
+    /// As [`first_look`]: the closure reads `table.words` at the indexes
+    /// that contract bounds.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn eight(table: FirstTable<'_>) -> impl Fn(&[u8; 16]) -> u32 + Copy {
         // Lane 0 makes the windows at 0..4 of the step's 16 bytes, lane 1
         // those at 4..8: each lane holds all 16 bytes.
         let windows = _mm256_setr_epi8(
@@ -289,9 +363,7 @@ mod avx2 {
         let low_five = _mm256_set1_epi32(31);
         let one = _mm256_set1_epi32(1);
         let words = table.words.as_ptr().cast::<i32>();
-        // The bits of the eight windows that start in the first half of
-        // `chunk`: a bit mask, the first window in bit 0.
-        let eight = |chunk: &[u8; 16]| -> u32 {
+        move |chunk: &[u8; 16]| -> u32 {
             // SAFETY: the load reads the 16 bytes of `chunk`, in any
             // alignment.
             let bytes = unsafe { _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>()) };
@@ -316,8 +388,7 @@ mod avx2 {
             // All ones in a lane whose word has both bits.
             let signs = _mm256_cmpeq_epi32(_mm256_and_si256(found, wanted), wanted);
             _mm256_movemask_ps(_mm256_castsi256_ps(signs)) as u32
-        };
-        super::steps::<8, 16, 24>(hay, eight, passed)
+        }
     }
 }
 
@@ -345,6 +416,39 @@ mod avx512 {
         hay: &[u8],
         passed: &mut impl FnMut(usize),
     ) -> usize {
+        // SAFETY: this function's contract is `sixteen`'s.
+        let look = unsafe { sixteen(table) };
+        let pairs = |at, masks: &mut _| pairs(hay, at, masks, look);
+        let at = super::steps::<16, 32>(hay, pairs, look, passed);
+        let rest = hay.get(at..).unwrap_or_default();
+        // SAFETY: the CPU has AVX2 (this function's contract), and `table`
+        // is the table this function's contract describes.
+        let more = unsafe { super::avx2::first_look(table, rest, &mut |pos| passed(at + pos)) };
+        at + more
+    }
+
+    /// [`super::pairs_from`] with the steps of `look` ([`sixteen`]'s).
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
+    #[inline(never)]
+    fn pairs(
+        hay: &[u8],
+        at: usize,
+        masks: &mut [u32; super::PAIRS],
+        look: impl Fn(&[u8; 32]) -> u32,
+    ) -> (usize, u64) {
+        super::pairs_from::<16, 32, 48>(hay, at, masks, look)
+    }
+
+    /// The look of one step: the bits of the sixteen windows that start
+    /// in the first half of a 32-byte chunk, as a bit mask, the first
+    /// window in bit 0.
+    ///
+    /// # Safety
+    /// As [`first_look`]: the closure reads `table.words` at the indexes
+    /// that contract bounds.
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    unsafe fn sixteen(table: FirstTable<'_>) -> impl Fn(&[u8; 32]) -> u32 + Copy {
         // Lane `i` takes the step's bytes `i` to `i + 3`: the window at `i`.
         let windows = _mm512_setr_epi32(
             0x0302_0100,
@@ -372,9 +476,7 @@ mod avx512 {
         let low_five = _mm512_set1_epi32(31);
         let one = _mm512_set1_epi32(1);
         let words = table.words.as_ptr().cast::<i32>();
-        // The bits of the sixteen windows that start in the first half of
-        // `chunk`: a bit mask, the first window in bit 0.
-        let sixteen = |chunk: &[u8; 32]| -> u32 {
+        move |chunk: &[u8; 32]| -> u32 {
             // SAFETY: the load reads the 32 bytes of `chunk`, in any
             // alignment.
             let bytes = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast::<__m256i>()) };
@@ -401,12 +503,6 @@ mod avx512 {
                 _mm512_and_si512(found, wanted),
                 wanted,
             ))
-        };
-        let at = super::steps::<16, 32, 48>(hay, sixteen, passed);
-        let rest = hay.get(at..).unwrap_or_default();
-        // SAFETY: the CPU has AVX2 (this function's contract), and `table`
-        // is the table this function's contract describes.
-        let more = unsafe { super::avx2::first_look(table, rest, &mut |pos| passed(at + pos)) };
-        at + more
+        }
     }
 }
