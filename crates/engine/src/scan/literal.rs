@@ -1178,10 +1178,11 @@ mod tests {
                         fold: FOLD32,
                     };
                     let looked = simd::first_look(path, table, hay.as_bytes(), &mut |_| {});
-                    // The AVX-512 path ends with the AVX2 steps.
+                    // Every window but the padded one of a three-byte
+                    // literal at the end, which the scalar tail takes.
                     let took_all = match path {
                         Path::Scalar => looked == 0,
-                        Path::Avx2 | Path::Avx512 => looked + 16 > hay.len(),
+                        Path::Avx2 | Path::Avx512 => looked == hay.len().saturating_sub(3),
                     };
                     assert!(took_all, "{path:?}, {count} literals: {looked}");
                 }

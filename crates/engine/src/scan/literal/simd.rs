@@ -10,8 +10,9 @@
 //! words and bits, and one gather reads their eight words (AVX2). With
 //! AVX-512 (its F, BW and VBMI parts) a step is sixteen windows: one byte
 //! permutation makes them from 32 bytes, one gather reads their sixteen
-//! words, and a string's last steps are the AVX2 path's. Which windows
-//! passed comes out as a bit mask per step, kept for up to 64 pairs of
+//! words. A string's last windows, fewer than a step takes, are looked at
+//! from a copy of their bytes padded with zeros. Which windows passed
+//! comes out as a bit mask per step, kept for up to 64 pairs of
 //! steps before any is looked at, so that the loop never branches on what
 //! it found; the second look (the second table, then the entries) is the
 //! scalar code's, so every path reports the same occurrences in the same
@@ -224,7 +225,9 @@ pub(crate) fn first_look(
 /// [`PAIRS`] pairs while `PAIR` (`STEP + BYTES`) bytes are left
 /// ([`pairs_from`]); then each window that passed in them goes to
 /// `passed`, in order. The last steps are taken one at a time while
-/// `BYTES` bytes are left. Returns where the steps stopped.
+/// `BYTES` bytes are left, and the windows after them from a copy of their
+/// bytes. Returns where the windows stopped: `hay.len() - 3` when `hay`
+/// holds a window (four bytes), else 0.
 ///
 /// The pairs are looked at in a function of their own, with no branch on
 /// what they found: a window that passed is rare (one in a few hundred),
@@ -233,7 +236,7 @@ pub(crate) fn first_look(
 /// window that passed (docs/PERFORMANCE.md).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn steps<const STEP: usize, const BYTES: usize>(
+fn steps<const STEP: usize, const BYTES: usize, const PAIR: usize>(
     hay: &[u8],
     pairs: impl Fn(usize, &mut [u32; PAIRS]) -> (usize, u64),
     look: impl Fn(&[u8; BYTES]) -> u32,
@@ -262,6 +265,24 @@ fn steps<const STEP: usize, const BYTES: usize>(
     while let Some(chunk) = hay.get(at..).and_then(<[u8]>::first_chunk::<BYTES>) {
         report(look(chunk), at);
         at += STEP;
+    }
+    // The windows left (fewer than `BYTES - 3`): their bytes in a chunk
+    // padded with zeros, and only the windows that lie whole in `hay`
+    // reported. The scalar loop would read its own, larger table for
+    // them, a miss of the first-level cache each at the end of every
+    // string.
+    let left = hay.get(at..).unwrap_or_default();
+    let mut padded = [0u8; PAIR];
+    if left.len() >= 4
+        && let Some(copy) = padded.get_mut(..left.len())
+    {
+        copy.copy_from_slice(left);
+        let windows = left.len() - 3;
+        if let (Some(first), Some(second)) = (padded.first_chunk(), padded.last_chunk()) {
+            let mask = look(first) | look(second) << STEP;
+            report(mask & ((1 << windows) - 1), at);
+            at += windows;
+        }
     }
     at
 }
@@ -310,7 +331,8 @@ mod avx2 {
     };
 
     /// [`super::first_look`] with AVX2: eight windows a step, while the
-    /// step's 16 bytes (its windows' and the next three) are in `hay`.
+    /// step's 16 bytes (its windows' and the next three) are in `hay`,
+    /// then the windows left from a padded copy.
     ///
     /// # Safety
     /// The CPU must have AVX2, and `table.words` must hold `2^table.bits`
@@ -324,7 +346,7 @@ mod avx2 {
         // SAFETY: this function's contract is `eight`'s.
         let look = unsafe { eight(table) };
         let pairs = |at, masks: &mut _| pairs(hay, at, masks, look);
-        super::steps::<8, 16>(hay, pairs, look, passed)
+        super::steps::<8, 16, 24>(hay, pairs, look, passed)
     }
 
     /// [`super::pairs_from`] with the steps of `look` ([`eight`]'s).
@@ -404,7 +426,7 @@ mod avx512 {
 
     /// [`super::first_look`] with AVX-512: sixteen windows a step, while
     /// the step's 32 bytes are in `hay` (its windows need 19), then the
-    /// AVX2 steps for the rest.
+    /// windows left from a padded copy.
     ///
     /// # Safety
     /// The CPU must have AVX2 and AVX-512 F, BW and VBMI, and
@@ -419,12 +441,7 @@ mod avx512 {
         // SAFETY: this function's contract is `sixteen`'s.
         let look = unsafe { sixteen(table) };
         let pairs = |at, masks: &mut _| pairs(hay, at, masks, look);
-        let at = super::steps::<16, 32>(hay, pairs, look, passed);
-        let rest = hay.get(at..).unwrap_or_default();
-        // SAFETY: the CPU has AVX2 (this function's contract), and `table`
-        // is the table this function's contract describes.
-        let more = unsafe { super::avx2::first_look(table, rest, &mut |pos| passed(at + pos)) };
-        at + more
+        super::steps::<16, 32, 48>(hay, pairs, look, passed)
     }
 
     /// [`super::pairs_from`] with the steps of `look` ([`sixteen`]'s).
