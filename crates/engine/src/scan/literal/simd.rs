@@ -232,7 +232,7 @@ pub(crate) fn first_look(
 /// The pairs are looked at in a function of their own, with no branch on
 /// what they found: a window that passed is rare (one in a few hundred),
 /// and a branch taken on it would be mispredicted and throw away the
-/// gathers of the next steps, already under way. That cost about 25 ns a
+/// gathers of the next steps, already under way. That cost 10 to 40 ns a
 /// window that passed (docs/PERFORMANCE.md).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
