@@ -288,6 +288,7 @@ fn steps<const STEP: usize, const BYTES: usize, const PAIR: usize>(
 }
 
 /// The most pairs of steps [`pairs_from`] takes at a time.
+#[cfg(target_arch = "x86_64")]
 const PAIRS: usize = 64;
 
 /// Up to [`PAIRS`] pairs of steps of [`steps`] from `at`, while `PAIR`
