@@ -89,11 +89,11 @@ struct RegexEntry {
     relaxed: Option<pattern::Exact>,
 }
 
-/// A guard's DFA ([`pattern::guard_dfa`]), and where it stands once it has
+/// A guard's DFAs ([`pattern::guard_dfa`]), and where the first stands once it has
 /// read each of the guard's literals.
 #[derive(Clone, Debug)]
 struct GuardDfa {
-    dfa: regex_automata::dfa::dense::DFA<Vec<u32>>,
+    dfa: pattern::GuardDfa,
     /// The id of the guard's first literal in the stage's filter.
     first: u32,
     /// By literal, from `first`: the DFA's state once it has read the
