@@ -218,6 +218,35 @@ pub(crate) fn first_look(
     }
 }
 
+/// The first block of 16 base64 (or base64url) characters in `hay` at
+/// `from` or a multiple of `stride` bytes after it, with 16 more just
+/// before it or just after it, looked for by `path`
+/// (`crate::detect::encoded`'s search for runs to decode): `None` when
+/// `path` is the scalar one or this CPU cannot run it, and the caller's
+/// loop, the reference, looks. With AVX2, two blocks are classified at
+/// once by two byte shuffles of their nibbles, against the scalar test's
+/// comparisons of each byte with five ranges.
+pub(crate) fn base64_block(
+    path: Path,
+    hay: &[u8],
+    from: usize,
+    stride: usize,
+) -> Option<Option<usize>> {
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2 | Path::Avx512 if Path::Avx2.available() && stride >= 16 => {
+            // SAFETY: the CPU has AVX2 (checked just above), the only
+            // requirement `avx2` adds to the safe contract of its
+            // arguments.
+            Some(unsafe { avx2::base64_block(hay, from, stride) })
+        }
+        _ => {
+            let _ = (hay, from, stride);
+            None
+        }
+    }
+}
+
 /// The steps of a SIMD first look over `hay`. `look` gives the bit mask
 /// of the `STEP` windows that start in the first `STEP` bytes of a chunk
 /// of `BYTES` (their bytes and the next ones), the first window in bit 0.
@@ -325,10 +354,12 @@ fn pairs_from<const STEP: usize, const BYTES: usize, const PAIR: usize>(
 mod avx2 {
     use super::FirstTable;
     use std::arch::x86_64::{
-        __m128i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm256_and_si256, _mm256_broadcastsi128_si256,
-        _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_i32gather_epi32, _mm256_movemask_ps,
-        _mm256_mullo_epi32, _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi8,
-        _mm256_shuffle_epi8, _mm256_sllv_epi32, _mm256_srl_epi32,
+        __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm256_and_si256,
+        _mm256_broadcastsi128_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi8, _mm256_cmpeq_epi32,
+        _mm256_i32gather_epi32, _mm256_loadu2_m128i, _mm256_movemask_epi8, _mm256_movemask_ps,
+        _mm256_mullo_epi32, _mm256_or_si256, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_setr_epi8,
+        _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_sllv_epi32, _mm256_srl_epi32,
+        _mm256_srli_epi16,
     };
 
     /// [`super::first_look`] with AVX2: eight windows a step, while the
@@ -348,6 +379,75 @@ mod avx2 {
         let look = unsafe { eight(table) };
         let pairs = |at, masks: &mut _| pairs(hay, at, masks, look);
         super::steps::<8, 16, 24>(hay, pairs, look, passed)
+    }
+
+    /// [`super::base64_block`] with AVX2: two blocks (`stride` bytes
+    /// apart) in one register, two registers a step, each byte's class
+    /// the `and` of two tables, one by its high nibble and one by its low:
+    /// not zero for `+`, `-`, `/`, digits, letters and `_`.
+    ///
+    /// The classes, as bits: `+ - /` (high nibble 2: low nibbles B, D,
+    /// F), digits (3: 0 to 9), `A`-`O` and `a`-`o` (4 and 6: 1 to F),
+    /// `P`-`Z` and `p`-`z` (5 and 7: 0 to A), `_` (5: F). High nibbles 0,
+    /// 1 and 8 to F (all bytes beyond ASCII) have none.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn base64_block(hay: &[u8], mut pos: usize, stride: usize) -> Option<usize> {
+        const HIGH: [i8; 16] = [0, 0, 1, 2, 4, 24, 4, 16, 0, 0, 0, 0, 0, 0, 0, 0];
+        const LOW: [i8; 16] = [18, 22, 22, 22, 22, 22, 22, 22, 22, 22, 20, 5, 4, 5, 4, 13];
+        let table = |t: [i8; 16]| {
+            _mm256_setr_epi8(
+                t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12],
+                t[13], t[14], t[15], t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9],
+                t[10], t[11], t[12], t[13], t[14], t[15],
+            )
+        };
+        let (high, low) = (table(HIGH), table(LOW));
+        let nibble = _mm256_set1_epi8(0x0F);
+        // A bit for each byte that is not a base64 character.
+        let others = |bytes: __m256i| -> u32 {
+            let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(bytes), nibble);
+            let lo = _mm256_and_si256(bytes, nibble);
+            let class =
+                _mm256_and_si256(_mm256_shuffle_epi8(high, hi), _mm256_shuffle_epi8(low, lo));
+            _mm256_movemask_epi8(_mm256_cmpeq_epi8(class, _mm256_setzero_si256())) as u32
+        };
+        // Whether the 16 bytes at `at` are in `hay` and base64.
+        let block = |at: usize| {
+            hay.get(at..)
+                .and_then(<[u8]>::first_chunk::<16>)
+                .is_some_and(|bytes| {
+                    // SAFETY: the load reads the 16 bytes of `bytes`.
+                    let one = unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) };
+                    others(_mm256_broadcastsi128_si256(one)) == 0
+                })
+        };
+        // A block of base64 next to 16 more (see the caller's loop).
+        let found = |at: usize| at.checked_sub(16).is_some_and(block) || block(at + 16);
+        while let Some(first) = hay.get(pos..).and_then(<[u8]>::first_chunk::<16>) {
+            let Some(second) = hay.get(pos + stride..).and_then(<[u8]>::first_chunk::<16>) else {
+                return (block(pos) && found(pos)).then_some(pos);
+            };
+            // SAFETY: the loads read the 16 bytes of `second` (the high
+            // half) and of `first` (the low half), in any alignment.
+            let both = unsafe {
+                _mm256_loadu2_m128i(
+                    second.as_ptr().cast::<__m128i>(),
+                    first.as_ptr().cast::<__m128i>(),
+                )
+            };
+            let others = others(both);
+            // One branch, taken rarely, for both blocks.
+            if (others & 0xFFFF == 0) | (others >> 16 == 0) {
+                if others & 0xFFFF == 0 && found(pos) {
+                    return Some(pos);
+                }
+                if others >> 16 == 0 && found(pos + stride) {
+                    return Some(pos + stride);
+                }
+            }
+            pos += 2 * stride;
+        }
+        None
     }
 
     /// [`super::pairs_from`] with the steps of `look` ([`eight`]'s).
