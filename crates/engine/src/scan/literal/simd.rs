@@ -19,6 +19,11 @@
 //! order. The scalar loop stays the reference, the fallback on machines
 //! without AVX2, and the path `PALISADE_SCAN=scalar` forces.
 //!
+//! The search for base64 runs in tool outputs
+//! (`crate::detect::encoded`) takes its blocks here too: with AVX2, two
+//! 16-byte blocks are classified at once by byte shuffles of their
+//! nibbles ([`base64_block`]); its byte-wise loop is the reference.
+//!
 //! Every `unsafe` block says why it is sound (`// SAFETY:`). The loads
 //! read only inside the string (each reads 16 or 32 bytes from a position
 //! at least that many bytes before its end) and the gathers only inside the
