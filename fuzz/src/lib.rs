@@ -456,4 +456,15 @@ pub fn check_literal_paths(data: &[u8]) {
     let mut sorted = scalar.clone();
     sorted.sort_unstable();
     assert_eq!(sorted, naive, "scalar against a naive search");
+    // The search for base64 runs' blocks, from a few starts.
+    for from in [0, 1, 16, 47, 48, hay.len() / 2] {
+        let blocks = fuzzing::base64_blocks(&hay, from);
+        let (_, scalar) = &blocks[0];
+        for (name, found) in &blocks[1..] {
+            assert_eq!(
+                found, scalar,
+                "{name} against scalar: base64 blocks from {from}"
+            );
+        }
+    }
 }

@@ -90,6 +90,23 @@ pub fn path_matches(
     }
 }
 
+/// Where each path this CPU has finds the first block of base64 from
+/// `from` in the search for runs to decode (the path's name and the
+/// block's position), the scalar path first.
+pub fn base64_blocks(hay: &[u8], from: usize) -> Vec<(&'static str, Option<usize>)> {
+    use crate::scan::literal::simd::Path;
+    Path::ALL
+        .into_iter()
+        .filter(|p| p.available())
+        .map(|path| {
+            (
+                path.name(),
+                crate::detect::encoded::next_block_on(path, hay, from),
+            )
+        })
+        .collect()
+}
+
 /// What each literal-filter path this CPU has reports for `literals`
 /// (bytes, and whether ASCII case is ignored) in `hay`: the path's name
 /// and its occurrences (literal index, start) in its order, the scalar

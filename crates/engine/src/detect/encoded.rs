@@ -119,7 +119,7 @@ fn next_block(hay: &[u8], from: usize) -> Option<usize> {
 }
 
 /// [`next_block`] by `path`.
-fn next_block_on(path: Path, hay: &[u8], from: usize) -> Option<usize> {
+pub(crate) fn next_block_on(path: Path, hay: &[u8], from: usize) -> Option<usize> {
     if let Some(found) = simd::base64_block(path, hay, from, STRIDE) {
         return found;
     }
