@@ -532,7 +532,7 @@ fn scan_decoded(
     budget: &mut crate::detect::encoded::Budget,
     depth: u32,
 ) {
-    for run in crate::detect::encoded::decode_runs(text, budget) {
+    for run in crate::detect::encoded::decode_runs_by(text, budget, crate::scan::base64_block) {
         let mut inner = Recorder::new(active, need_all);
         inner.field = rec.field;
         matcher.scan(&run.text, &mut inner);

@@ -98,12 +98,7 @@ pub fn base64_blocks(hay: &[u8], from: usize) -> Vec<(&'static str, Option<usize
     Path::ALL
         .into_iter()
         .filter(|p| p.available())
-        .map(|path| {
-            (
-                path.name(),
-                crate::detect::encoded::next_block_on(path, hay, from),
-            )
-        })
+        .map(|path| (path.name(), crate::scan::base64_block_on(path, hay, from)))
         .collect()
 }
 

@@ -395,6 +395,21 @@ fn confirm_headed(
     }
 }
 
+/// The first block of base64 at `from` or a multiple of 48 bytes after it
+/// that the search for runs to decode looks at
+/// ([`crate::detect::encoded::next_block`]), by this process's path.
+pub(crate) fn base64_block(hay: &[u8], from: usize) -> Option<usize> {
+    base64_block_on(literal::simd::Path::chosen(), hay, from)
+}
+
+/// [`base64_block`] by `path`: the SIMD search where `path` is one this
+/// CPU runs, else the byte loop.
+pub(crate) fn base64_block_on(path: literal::simd::Path, hay: &[u8], from: usize) -> Option<usize> {
+    use crate::detect::encoded;
+    literal::simd::base64_block(path, hay, from, encoded::STRIDE)
+        .unwrap_or_else(|| encoded::next_block(hay, from))
+}
+
 /// How far the guard DFA reads from an occurrence before it gives the
 /// occurrence to the regex.
 const QUICK_GUARD_BYTES: usize = 64;
@@ -956,6 +971,77 @@ impl Text {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_path_finds_the_base64_block_the_byte_loop_finds() {
+        use crate::detect::encoded::{STRIDE, next_block};
+        use literal::simd::Path;
+        let paths = || Path::ALL.into_iter().filter(|p| p.available());
+        // Each byte at each position of a block of base64 (with 16 more
+        // after it), alone, in either half of a pair of blocks, and in the
+        // neighbour of a block of base64.
+        for b in 0..=255u8 {
+            for at in 0..16 {
+                let mut bytes = *b"QUJDREVGQUJDREVGQUJDREVGQUJDREVG";
+                bytes[at] = b;
+                let mut pair = [b' '; STRIDE + 32];
+                pair[..32].copy_from_slice(&bytes);
+                let mut second = [b' '; STRIDE + 32];
+                second[STRIDE..].copy_from_slice(&bytes);
+                let mut neighbour = [b' '; STRIDE + 16];
+                neighbour[STRIDE - 16..STRIDE].copy_from_slice(&bytes[..16]);
+                neighbour[STRIDE..].copy_from_slice(&[b'Q'; 16]);
+                for hay in [&bytes[..], &bytes[..16], &pair, &second, &neighbour] {
+                    let want = next_block(hay, 0);
+                    for path in paths() {
+                        assert_eq!(
+                            base64_block_on(path, hay, 0),
+                            want,
+                            "{path:?}: {b:#x} at {at}"
+                        );
+                    }
+                }
+            }
+        }
+        // Texts mostly of base64 characters, with a blank, a dot or a
+        // byte beyond ASCII now and then, searched from every position.
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let alphabet = b"QUJDa0-_/+9z";
+        let others = b" .:\n\xc3\x80=";
+        let mut found = 0;
+        for _ in 0..400 {
+            let len = (next() % 400) as usize;
+            let rare = 2 + next() % 60;
+            let hay: Vec<u8> = (0..len)
+                .map(|_| {
+                    let r = next();
+                    if r % rare == 0 {
+                        others[(r >> 8) as usize % others.len()]
+                    } else {
+                        alphabet[(r >> 8) as usize % alphabet.len()]
+                    }
+                })
+                .collect();
+            for from in 0..len.min(100) {
+                let want = next_block(&hay, from);
+                found += usize::from(want.is_some());
+                for path in paths() {
+                    assert_eq!(
+                        base64_block_on(path, &hay, from),
+                        want,
+                        "{path:?} from {from}: {hay:?}"
+                    );
+                }
+            }
+        }
+        assert!(found > 500, "blocks found: {found}");
+    }
 
     impl MatcherBuilder {
         fn add_pattern(&mut self, check: u32, hir: Hir) {

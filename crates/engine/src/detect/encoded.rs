@@ -20,8 +20,6 @@
 //! reliably found. What is decoded is bounded per string ([`Budget`]), and
 //! decoded text is decoded again at most [`MAX_DEPTH`] levels deep.
 
-use crate::scan::literal::simd::{self, Path};
-
 /// The fewest base64 characters of a run that is decoded (48 bytes).
 pub(crate) const MIN_RUN: usize = 64;
 
@@ -32,7 +30,7 @@ pub(crate) const MAX_DEPTH: u32 = 2;
 /// The blocks read first: a run of [`MIN_RUN`] characters covers a whole
 /// 16-byte block starting at a multiple of [`STRIDE`] (`STRIDE + 16 - 1
 /// <= MIN_RUN`).
-const STRIDE: usize = 48;
+pub(crate) const STRIDE: usize = 48;
 
 /// The narrowest lines joined as a wrapped run (PEM wraps at 64, `base64`
 /// at 76, some tools at 60 or 72). A run is first found on a line of
@@ -111,18 +109,10 @@ const fn equal(x: u64, c: u8) -> u64 {
 /// branches mispredicted on them cost more than the whole test.)
 ///
 /// With AVX2, two blocks are tested at once, and their neighbours without
-/// leaving the loop ([`crate::scan::literal::simd::base64_block`]); this
-/// loop is the reference and the path without it.
+/// leaving the loop (`crate::scan::base64_block`, which [`decode_runs_by`]
+/// takes); this loop is the reference and the path without it.
 #[inline(never)]
-fn next_block(hay: &[u8], from: usize) -> Option<usize> {
-    next_block_on(Path::chosen(), hay, from)
-}
-
-/// [`next_block`] by `path`.
-pub(crate) fn next_block_on(path: Path, hay: &[u8], from: usize) -> Option<usize> {
-    if let Some(found) = simd::base64_block(path, hay, from, STRIDE) {
-        return found;
-    }
+pub(crate) fn next_block(hay: &[u8], from: usize) -> Option<usize> {
     let block = |at: usize| {
         hay.get(at..)
             .and_then(<[u8]>::first_chunk::<16>)
@@ -179,8 +169,21 @@ fn room_for_a_run(hay: &[u8], at: usize) -> bool {
     left + right >= 5
 }
 
-/// The runs of `text` that decode to text, in order, within the budget.
+/// The runs of `text` that decode to text, in order, within the budget,
+/// their blocks found by the byte loop (the engine's evaluation passes its
+/// faster search to [`decode_runs_by`]).
+#[cfg(test)]
 pub(crate) fn decode_runs(text: &str, budget: &mut Budget) -> Vec<Decoded> {
+    decode_runs_by(text, budget, next_block)
+}
+
+/// [`decode_runs`] with its blocks found by `next_block`, which finds what
+/// [`next_block`] finds (faster: `crate::scan::base64_block`).
+pub(crate) fn decode_runs_by(
+    text: &str,
+    budget: &mut Budget,
+    next_block: impl Fn(&[u8], usize) -> Option<usize>,
+) -> Vec<Decoded> {
     let hay = text.as_bytes();
     let mut out = Vec::new();
     if hay.len() < MIN_RUN {
@@ -445,74 +448,21 @@ mod tests {
                     "{b:#x} at {at}"
                 );
                 // The block, then 16 bytes of base64: found where the
-                // byte is base64, by every path, alone or in either half
-                // of a pair of blocks (the other one not base64).
+                // byte is base64; a block alone is not; a block of base64
+                // whose neighbour holds the byte is found where the byte
+                // is base64.
                 let want = is_b64(b).then_some(0);
                 let mut alone = [b'Q'; 32];
                 alone[..16].copy_from_slice(&bytes);
-                let mut pair = [b' '; STRIDE + 32];
-                pair[..32].copy_from_slice(&alone);
-                let mut second = [b' '; STRIDE + 16];
-                second[STRIDE - 16..STRIDE].copy_from_slice(&[b'Q'; 16]);
-                second[STRIDE..].copy_from_slice(&bytes);
-                // A block of base64 whose neighbour holds the byte.
                 let mut neighbour = [b' '; STRIDE + 16];
                 neighbour[STRIDE - 16..STRIDE].copy_from_slice(&bytes);
                 neighbour[STRIDE..].copy_from_slice(&[b'Q'; 16]);
                 assert_eq!(next_block(&alone, 0), want, "{b:#x} at {at}");
-                for path in Path::ALL.into_iter().filter(|p| p.available()) {
-                    let on = |hay: &[u8]| next_block_on(path, hay, 0);
-                    assert_eq!(on(&bytes), None, "{path:?}: a block alone");
-                    assert_eq!(on(&alone), want, "{path:?}: {b:#x} at {at}");
-                    assert_eq!(on(&pair), want, "{path:?}: {b:#x} at {at}");
-                    let later = is_b64(b).then_some(STRIDE);
-                    assert_eq!(on(&second), later, "{path:?}: {b:#x} at {at}");
-                    assert_eq!(on(&neighbour), later, "{path:?}: {b:#x} at {at}");
-                }
+                assert_eq!(next_block(&bytes, 0), None, "a block alone");
+                let later = is_b64(b).then_some(STRIDE);
+                assert_eq!(next_block(&neighbour, 0), later, "{b:#x} at {at}");
             }
         }
-    }
-
-    #[test]
-    fn every_path_finds_the_block_the_byte_loop_finds() {
-        // Texts mostly of base64 characters, with a blank, a dot or a
-        // byte beyond ASCII now and then, searched from every position.
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let alphabet = b"QUJDa0-_/+9z";
-        let others = b" .:\n\xc3\x80=";
-        let mut found = 0;
-        for _ in 0..400 {
-            let len = (next() % 400) as usize;
-            let rare = 2 + next() % 60;
-            let hay: Vec<u8> = (0..len)
-                .map(|_| {
-                    let r = next();
-                    if r % rare == 0 {
-                        others[(r >> 8) as usize % others.len()]
-                    } else {
-                        alphabet[(r >> 8) as usize % alphabet.len()]
-                    }
-                })
-                .collect();
-            for from in 0..len.min(100) {
-                let want = next_block_on(Path::Scalar, &hay, from);
-                found += usize::from(want.is_some());
-                for path in Path::ALL.into_iter().filter(|p| p.available()) {
-                    assert_eq!(
-                        next_block_on(path, &hay, from),
-                        want,
-                        "{path:?} from {from}: {hay:?}"
-                    );
-                }
-            }
-        }
-        assert!(found > 500, "blocks found: {found}");
     }
 
     #[test]
