@@ -17,6 +17,7 @@ pub(crate) mod stream;
 use crate::pattern::plan::Find;
 use crate::pattern::{self, Pattern};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use regex_automata::{Anchored, Input, PatternSet, meta};
 use regex_syntax::hir::Hir;
@@ -70,12 +71,15 @@ struct RegexEntry {
     /// ([`pattern::guard`]), relaxed ([`pattern::relax`]); run anchored at
     /// their occurrences.
     guard: Option<pattern::Exact>,
-    /// With a guard: once an occurrence of its literals has been seen, the
-    /// guard as a DFA that turns most occurrences away cheaply
-    /// ([`pattern::guard_dfa`]). Built on first use: it takes a millisecond
-    /// or two, which a policy whose guards never meet their literals should
-    /// not pay at load.
+    /// With a guard: once [`GUARD_DFA_AFTER`] occurrences of its literals
+    /// have been seen, the guard as a DFA that turns most occurrences away
+    /// cheaply ([`pattern::guard_dfa`]). Built then, not at load: it takes
+    /// a millisecond or two, which a policy whose guards never meet their
+    /// literals should not pay, nor a hook that meets a few (each costs
+    /// the regex a microsecond or less).
     guard_dfa: OnceLock<Option<Box<GuardDfa>>>,
+    /// Occurrences of the guard's literals seen before its DFA was built.
+    met: Met,
     /// With a guard: the ids of its literals in the stage's filter.
     guard_literals: std::ops::Range<u32>,
     /// With a guard: the characters a match can hold before it
@@ -158,6 +162,17 @@ impl RegexEntry {
                 }))
             })
             .as_deref()
+    }
+
+    /// [`Self::guard_dfa`] once the guard's literals have been met
+    /// [`GUARD_DFA_AFTER`] times (this one counted); `None` before.
+    fn guard_dfa_in_use(&self, literals: &LiteralSet) -> Option<&GuardDfa> {
+        if self.guard_dfa.get().is_none()
+            && self.met.0.fetch_add(1, Ordering::Relaxed) < GUARD_DFA_AFTER
+        {
+            return None;
+        }
+        self.guard_dfa(literals)
     }
 
     /// Whether `c` is a head character ([`pattern::Guard::head`]).
@@ -414,6 +429,22 @@ pub(crate) fn base64_block_on(path: literal::simd::Path, hay: &[u8], from: usize
 /// occurrence to the regex.
 const QUICK_GUARD_BYTES: usize = 64;
 
+/// How many occurrences of a guard's literals are confirmed without its
+/// DFA before the DFA is built ([`RegexEntry::guard_dfa`]). Two in the
+/// tests, so that their texts go through both.
+const GUARD_DFA_AFTER: u32 = if cfg!(test) { 2 } else { 64 };
+
+/// A count shared by the threads that evaluate with one matcher; a clone
+/// starts from the count so far.
+#[derive(Debug, Default)]
+struct Met(AtomicU32);
+
+impl Clone for Met {
+    fn clone(&self) -> Self {
+        Self(AtomicU32::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
 /// Anchored guard searches may read this many times the string's length
 /// before guarded patterns fall back to their gate.
 const GUARD_PASSES: usize = 4;
@@ -549,6 +580,7 @@ impl MatcherBuilder {
                 single_line: plan.single_line,
                 guard: None,
                 guard_dfa: OnceLock::new(),
+                met: Met::default(),
                 guard_literals: 0..0,
                 head: None,
                 single_head: false,
@@ -720,7 +752,7 @@ impl StageMatcher {
                     }
                     // Most occurrences are not followed by the rest of the
                     // guard, and the DFA says so within a few bytes.
-                    if let Some(guard) = entry.guard_dfa(&self.literals)
+                    if let Some(guard) = entry.guard_dfa_in_use(&self.literals)
                         && let Some(left) = guard_budget.checked_sub(QUICK_GUARD_BYTES)
                     {
                         guard_budget = left;
@@ -1201,6 +1233,21 @@ mod tests {
             b.add_pattern(i as u32, pattern::parse(p).unwrap());
         }
         b.build().unwrap()
+    }
+
+    #[test]
+    fn a_guard_is_built_as_a_dfa_once_its_literals_are_met_often() {
+        let m = guarded_matcher();
+        let text = "max tokens in the window, token: str";
+        let want = naive(GUARDED, text);
+        assert_eq!(scan(&m, text), want);
+        assert!(
+            m.regexes[0].guard_dfa.get().is_none(),
+            "two occurrences: no DFA yet"
+        );
+        assert_eq!(scan(&m, text), want);
+        assert!(m.regexes[0].guard_dfa.get().is_some(), "four: the DFA");
+        assert_eq!(scan(&m, text), want, "the same with the DFA");
     }
 
     #[test]
