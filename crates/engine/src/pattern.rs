@@ -439,8 +439,9 @@ pub(crate) fn guard_dfa(rest: &Hir) -> Option<GuardDfa> {
     Some(GuardDfa { head, tail })
 }
 
-/// `hir` with each class that holds characters beyond ASCII made a
-/// choice between its ASCII part and any character beyond ASCII as UTF-8
+/// `hir` with each class that holds more than [`WIDEN_FROM`] characters
+/// beyond ASCII made a choice between its ASCII part and any character
+/// beyond ASCII as UTF-8
 /// writes it (a leading byte from `0xC0` up, then bytes `0x80..=0xBF`).
 /// Every string the pattern matches, the widened one matches too, with the
 /// same number of repetitions; it matches more (any character beyond
