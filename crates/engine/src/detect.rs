@@ -767,6 +767,7 @@ mod tests {
                     Find::Guard {
                         literals,
                         split,
+                        lead,
                         head,
                         single_head,
                     } => {
@@ -787,7 +788,7 @@ mod tests {
                             }
                         };
                         format!(
-                            "Find::Guard {{ literals: Literals::embedded({}), split: {split}, head: {head}, single_head: {single_head} }}",
+                            "Find::Guard {{ literals: Literals::embedded({}), split: {split}, lead: {lead}, head: {head}, single_head: {single_head} }}",
                             bytes(literals.packed())
                         )
                     }

@@ -815,13 +815,19 @@ pub(crate) fn required_factors(hir: &Hir) -> Option<Vec<Vec<u8>>> {
 
 /// A part of the pattern that every match contains and that starts with
 /// good prefix literals: the pattern without leading elements that can match
-/// the empty string (`[a-z_]*token…` → `token…`). A string where this part
-/// matches nowhere cannot match the pattern, and looking for it costs one
-/// anchored search per literal occurrence instead of a pass over the string.
+/// the empty string (`[a-z_]*token…` → `token…`), or from the last character
+/// of a leading class (`\b[a-z][a-z0-9+.-]{1,30}://…` → `[a-z0-9+.-]://…`).
+/// A string where this part matches nowhere cannot match the pattern, and
+/// looking for it costs one anchored search per literal occurrence instead
+/// of a pass over the string.
 pub(crate) struct Guard {
     pub(crate) prefixes: Vec<Vec<u8>>,
     /// The guard: the concatenation's parts from `split` on ([`guard_rest`]).
     pub(crate) split: usize,
+    /// The guard starts with one character of the part before `split`, a
+    /// class or a repeated class matching at least once ([`lead_class`]):
+    /// every match holds one of its characters just before the rest.
+    pub(crate) lead: bool,
     #[cfg(test)]
     pub(crate) rest: Hir,
     /// When every dropped element is a repeated class (or an assertion):
@@ -843,10 +849,13 @@ pub(crate) fn guard(hir: &Hir) -> Option<Guard> {
         return None;
     };
     for i in 1..subs.len() {
-        if subs[i - 1].properties().minimum_len() != Some(0) {
+        // After an element that must match, the guard can only start with
+        // its last character, and only when that is a class's.
+        let lead = subs[i - 1].properties().minimum_len() != Some(0);
+        if lead && lead_class(&subs[i - 1]).is_none() {
             return None;
         }
-        let rest = Hir::concat(subs[i..].to_vec());
+        let rest = guard_rest(hir, i, lead);
         // Many three-byte literals (`[MNO][DTjz][AEI…]`) would make
         // candidates everywhere; as many longer ones are fine. Words with
         // few three-byte ones among them (`pass`, `key`, `pwd`) are taken
@@ -858,18 +867,23 @@ pub(crate) fn guard(hir: &Hir) -> Option<Guard> {
             prefixes.iter().all(|l| l.len() >= 3)
                 && (prefixes.len() <= MAX_PREFIXES || short(prefixes) == 0)
         };
-        let found = match prefixes_with(&folded, 16, 250, MAX_WIDE_PREFIXES) {
+        // A leading class's characters each start a literal (`s://`,
+        // `8://`): up to 64 of them, each four bytes or more (a filter
+        // entry each, where the required factors would take as many).
+        let class = if lead { MAX_PREFIXES } else { 16 };
+        let found = match prefixes_with(&folded, class, 250, MAX_WIDE_PREFIXES) {
             Some(words) if short(&words) <= MAX_SHORT_WORDS => {
-                prefixes_with(&folded, 16, 4000, MAX_WIDE_PREFIXES)
+                prefixes_with(&folded, class, 4000, MAX_WIDE_PREFIXES)
                     .filter(|longer| {
                         longer.iter().all(|l| l.len() >= 3) && short(longer) <= MAX_SHORT_WORDS
                     })
                     .or_else(|| Some(words).filter(good))
             }
             found => found.filter(good),
-        };
+        }
+        .filter(|prefixes| !lead || (prefixes.len() <= MAX_PREFIXES && short(prefixes) == 0));
         if let Some(prefixes) = found {
-            let mut head = Some(Vec::new());
+            let mut head = (!lead).then(Vec::new);
             for sub in &subs[..i] {
                 head = head.and_then(|mut h| {
                     head_chars(sub, &mut h)?;
@@ -877,11 +891,13 @@ pub(crate) fn guard(hir: &Hir) -> Option<Guard> {
                 });
             }
             let single_head = i == 1
+                && !lead
                 && head.is_some()
                 && matches!(subs[0].kind(), HirKind::Repetition(rep) if rep.min == 0 && rep.max.is_none());
             return Some(Guard {
                 prefixes,
                 split: i,
+                lead,
                 #[cfg(test)]
                 rest,
                 head,
@@ -893,11 +909,32 @@ pub(crate) fn guard(hir: &Hir) -> Option<Guard> {
 }
 
 /// The parts of a concatenation from `split` on, as one pattern (a
-/// [`Guard`]'s); the pattern itself when it is not a concatenation.
-pub(crate) fn guard_rest(hir: &Hir, split: usize) -> Hir {
+/// [`Guard`]'s), after the class of the part before when `lead`; the
+/// pattern itself when it is not a concatenation.
+pub(crate) fn guard_rest(hir: &Hir, split: usize, lead: bool) -> Hir {
     match hir.kind() {
-        HirKind::Concat(subs) => Hir::concat(subs.get(split..).unwrap_or_default().to_vec()),
+        HirKind::Concat(subs) => {
+            let lead = split
+                .checked_sub(1)
+                .and_then(|i| subs.get(i))
+                .filter(|_| lead)
+                .and_then(lead_class);
+            let rest = subs.get(split..).unwrap_or_default().iter().cloned();
+            Hir::concat(lead.into_iter().chain(rest).collect())
+        }
         _ => hir.clone(),
+    }
+}
+
+/// The class whose character ends every match of `hir`: `hir` itself when
+/// it is a class, its class when it repeats one at least once.
+fn lead_class(hir: &Hir) -> Option<Hir> {
+    match hir.kind() {
+        HirKind::Class(_) => Some(hir.clone()),
+        HirKind::Repetition(rep) if rep.min >= 1 && matches!(rep.sub.kind(), HirKind::Class(_)) => {
+            Some((*rep.sub).clone())
+        }
+        _ => None,
     }
 }
 
@@ -1536,6 +1573,29 @@ mod tests {
         assert_eq!(m("ab"), Some(2));
         assert_eq!(m("\u{e9}\u{1F600}"), Some(6));
         assert_eq!(m("a\""), None);
+    }
+
+    #[test]
+    fn a_guard_can_start_with_the_last_character_of_a_leading_class() {
+        let url =
+            r#"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:@/?#"'<>]{0,128}:[^\s:@/?#"'<>]{1,128}@"#;
+        let g = guard(&parse(url).unwrap()).expect("a guard");
+        assert!(g.lead);
+        assert_eq!((g.split, g.head, g.single_head), (3, None, false));
+        // One literal per character of the class, folded: `s://`, `8://`.
+        assert_eq!(g.prefixes.len(), 39);
+        assert!(
+            g.prefixes
+                .iter()
+                .all(|l| l.len() == 4 && l.ends_with(b"://"))
+        );
+        assert!(g.prefixes.contains(&b"s://".to_vec()) && g.prefixes.contains(&b"+://".to_vec()));
+        let rest = parse(r#"[A-Za-z0-9+.-]://[^\s:@/?#"'<>]{0,128}:[^\s:@/?#"'<>]{1,128}@"#);
+        assert!(g.rest == rest.unwrap());
+        // Three-byte literals (a filter entry for each byte after them),
+        // and a class before a literal, are not taken.
+        assert!(guard(&parse(r"\b[a-z]{3}[0-9]q~[a-z]{30}").unwrap()).is_none());
+        assert!(guard(&parse(r"\b[a-z]+@[a-z]+\.[a-z]{2,}").unwrap()).is_none());
     }
 
     #[test]

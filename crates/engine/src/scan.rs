@@ -605,10 +605,11 @@ impl MatcherBuilder {
                 Find::Guard {
                     literals,
                     split,
+                    lead,
                     head,
                     single_head,
                 } => {
-                    let rest = pattern::relax(&pattern::guard_rest(hir, *split));
+                    let rest = pattern::relax(&pattern::guard_rest(hir, *split, *lead));
                     entry.guard = Some(pattern::Exact::deferred(rest));
                     entry.head = head.as_deref().map(<[_]>::to_vec);
                     entry.single_head = *single_head;
@@ -1248,6 +1249,51 @@ mod tests {
         assert_eq!(scan(&m, text), want);
         assert!(m.regexes[0].guard_dfa.get().is_some(), "four: the DFA");
         assert_eq!(scan(&m, text), want, "the same with the DFA");
+    }
+
+    /// A guard that starts with the last character of a leading class
+    /// (a URL's scheme before `://`, digits before `:AA`) finds what the
+    /// patterns find, before and after its DFA is built.
+    #[test]
+    fn a_guard_from_a_leading_class_finds_what_a_whole_search_finds() {
+        const LEAD: &[&str] = &[
+            r#"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:@/?#"'<>]{0,128}:[^\s:@/?#"'<>]{1,128}@"#,
+            r"\b[0-9]{8,10}:AA[0-9A-Za-z_-]{8}",
+        ];
+        let mut b = MatcherBuilder::default();
+        for (i, p) in LEAD.iter().enumerate() {
+            b.add_pattern(i as u32, pattern::parse(p).unwrap());
+        }
+        let m = b.build().unwrap();
+        assert!(
+            m.regexes
+                .iter()
+                .all(|e| e.guard.is_some() && !e.single_head)
+        );
+        let texts = [
+            "see postgres://bob:pw@db and https://example.com/x",
+            "HTTPS://User:Secret@host, Ftp://a:b@c",
+            "://a:b@c x://a:b@c a+b.c-d://u:p@h 9a://u:p@h",
+            "https://example.com/path?x=y:z@w https://a.b/:c@d",
+            "redis://:password@host s3://bucket/key mongodb+srv://admin:hunter2@cluster0",
+            "\u{e9}://a:b@c ab\u{e9}://u:p@h https://us\u{e9}r:p\u{e9}@h \u{212A}s://u:p@h",
+            "https://user\n:pw@host https://user:\npw@host",
+            "abcdefghijklmnopqrstuvwxyzabcdefg://u:p@h s://s://u:p@h a://",
+            "https://u:p@h\"https://u2:p2@h2 <https://u3:p3@h3>",
+            "bot 123456789:AAabcdefgh 1234567:AAabcdefgh 12345678901:AAabcdefgh 12345678:aaabcdefgh",
+        ];
+        // Three rounds: the first confirms each occurrence with the regex,
+        // the later ones turn occurrences away with the guard's DFA.
+        for round in 0..3 {
+            for text in texts {
+                assert_eq!(scan(&m, text), naive(LEAD, text), "round {round}: {text:?}");
+            }
+        }
+        assert!(
+            m.regexes
+                .iter()
+                .all(|e| e.guard_dfa.get().is_some_and(Option::is_some))
+        );
     }
 
     #[test]

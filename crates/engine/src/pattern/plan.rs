@@ -39,6 +39,9 @@ pub(crate) enum Find {
     Guard {
         literals: Literals,
         split: usize,
+        /// The guard starts with the last character of part `split - 1`
+        /// ([`pattern::Guard::lead`]).
+        lead: bool,
         /// The characters a match can hold before the guard, sorted and
         /// merged ranges ([`pattern::Guard::head`]).
         head: Option<Cow<'static, [(char, char)]>>,
@@ -142,6 +145,7 @@ fn find(hir: &Hir, single_line: bool) -> Find {
         return Find::Guard {
             literals: Literals::pack(&guard.prefixes),
             split: guard.split,
+            lead: guard.lead,
             head: guard.head.map(merge_ranges).map(Cow::Owned),
             single_head: guard.single_head && single_line,
         };
