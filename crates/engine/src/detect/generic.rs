@@ -303,20 +303,24 @@ fn date_like(v: &str) -> bool {
 
 /// Whether a value with no known shape looks like a generated secret.
 fn secret_like(v: &str, min_len: usize) -> bool {
-    let classes = [
-        v.bytes().any(|b| b.is_ascii_lowercase()),
-        v.bytes().any(|b| b.is_ascii_uppercase()),
-        v.bytes().any(|b| b.is_ascii_digit()),
-        v.bytes().any(|b| !b.is_ascii_alphanumeric()),
-    ]
-    .iter()
-    .filter(|&&c| c)
-    .count();
+    let classes = || {
+        [
+            v.bytes().any(|b| b.is_ascii_lowercase()),
+            v.bytes().any(|b| b.is_ascii_uppercase()),
+            v.bytes().any(|b| b.is_ascii_digit()),
+            v.bytes().any(|b| !b.is_ascii_alphanumeric()),
+        ]
+        .iter()
+        .filter(|&&c| c)
+        .count()
+    };
+    // The cheap tests, and code (the most common value that is no
+    // secret), first.
     (min_len..=1024).contains(&v.len())
-        && classes >= 2
+        && classes() >= 2
         && !v.contains(char::is_whitespace)
-        && !is_placeholder(v)
         && !is_wordlike_or_code(v)
+        && !is_placeholder(v)
         && !wordish_segments(v)
         && !camel_identifier(v)
         && !self_describing(v)
@@ -567,10 +571,17 @@ fn identifier_like(v: &str) -> bool {
 /// ([`secret_like`], 12+ characters); for a name that is only `…_key`, also
 /// 16+ characters with letters and digits and not a hash or UUID.
 fn secret_value(key: &str, value: &str) -> bool {
-    if describes_secret(key) || !(secret_name(key) || key_name(key)) || !secret_like(value, 12) {
+    // The value's test goes first: it turns most matches away (code,
+    // words, paths: `token = get_token(request)`), and the name's tests
+    // would then be read for nothing.
+    if !secret_like(value, 12) || describes_secret(key) {
         return false;
     }
-    secret_name(key)
+    let named = secret_name(key);
+    if !named && !key_name(key) {
+        return false;
+    }
+    named
         || (value.len() >= 16
             && value.bytes().any(|b| b.is_ascii_digit())
             && value.bytes().any(|b| b.is_ascii_alphabetic())
