@@ -56,7 +56,9 @@ fn user_password(encoded: &str) -> bool {
         && password_like(user, password)
 }
 
-/// The password between `user:` and `@` looks real ([`password_like`]).
+/// The user and the password between `://` and `@` are at most
+/// [`URL_PART_CHARS`] characters each, and the password looks real
+/// ([`password_like`]).
 pub(super) fn url_password(m: &str) -> bool {
     let Some((_, rest)) = m.split_once("://") else {
         return false;
@@ -64,8 +66,13 @@ pub(super) fn url_password(m: &str) -> bool {
     let Some((user, password)) = rest.trim_end_matches('@').split_once(':') else {
         return false;
     };
-    password_like(user, password)
+    user.chars().count() <= URL_PART_CHARS
+        && password.chars().count() <= URL_PART_CHARS
+        && password_like(user, password)
 }
+
+/// The longest user or password of a URL that [`url_password`] judges.
+const URL_PART_CHARS: usize = 128;
 
 /// Passwords seen in docs and sample configs; not treated as real ones.
 const EXAMPLE_PASSWORDS: &[&str] = &[

@@ -598,7 +598,11 @@ pub(crate) const SECRETS: &[Detector] = &[
     detector!(
         "url_password",
         Secret,
-        r#"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:@/?#"'<>]{0,128}:[^\s:@/?#"'<>]{1,128}@"#,
+        // The user and the password are at most 128 characters each: the
+        // validator counts them. As bounds in the pattern they made a
+        // regex that took 3 ms to build, paid by every hook whose text
+        // holds a URL.
+        r#"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:@/?#"'<>]*:[^\s:@/?#"'<>]+@"#,
         Some(url_password),
         "URL or connection string with an embedded password (postgres://user:pass@host)",
     ),

@@ -245,3 +245,54 @@ fn the_widened_gate_literals_find_every_spelling() {
         assert_eq!(decision.decision, DecisionKind::Block, "`{id}`: {text:?}");
     }
 }
+
+/// A URL's user and password are found up to 128 characters each (the
+/// validator counts them), in characters, not bytes; one longer is not a
+/// credential, and a URL after it on the line is still found.
+#[test]
+fn a_url_password_s_parts_are_at_most_128_characters() {
+    let engine = Engine::from_yaml_str(
+        "checks:\n  - { id: one, stage: [output], type: secrets, detectors: [url_password], on_fail: block }\n",
+    )
+    .unwrap();
+    let blocked = |text: &str| {
+        engine
+            .evaluate(&CheckRequest::output(text))
+            .unwrap()
+            .decision
+            == DecisionKind::Block
+    };
+    let password = "Hunter2Secret9";
+    for (user, pass, want) in [
+        ("u".repeat(128), password.to_owned(), true),
+        ("u".repeat(129), password.to_owned(), false),
+        ("\u{e9}".repeat(128), password.to_owned(), true),
+        (
+            "deploy".to_owned(),
+            format!("Zq8v{}", "x9".repeat(62)),
+            true,
+        ),
+        (
+            "deploy".to_owned(),
+            format!("Zq8vw{}", "x9".repeat(62)),
+            false,
+        ),
+        ("deploy".to_owned(), "\u{e9}Zq8".repeat(32), true),
+        (
+            "deploy".to_owned(),
+            format!("\u{e9}{}", "\u{e9}Zq8".repeat(32)),
+            false,
+        ),
+    ] {
+        let text = format!("postgres://{user}:{pass}@db.internal/app");
+        assert_eq!(
+            blocked(&text),
+            want,
+            "{} and {} characters",
+            user.chars().count(),
+            pass.chars().count()
+        );
+    }
+    let long = format!("postgres://{}:{password}@db/app", "u".repeat(129));
+    assert!(blocked(&format!("{long} mysql://root:{password}@db/shop")));
+}
