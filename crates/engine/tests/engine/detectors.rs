@@ -198,10 +198,10 @@ fn each_class_is_found_in_a_stream_cut_anywhere() {
     }
 }
 
-/// The gated detectors whose three-byte literal is taken with the byte
-/// before it (`0:aa`…`9:aa`, `+://`…`z://`, `-0q~`…`~9q~`) find their
-/// values whatever that byte and its case, at the start and the end of a
-/// string and after any prefix.
+/// The detectors whose three-byte literal is taken with the byte before
+/// it (`0:aa`…`9:aa` and `+://`…`z://`, guards from a leading class;
+/// `-0q~`…`~9q~`, a gate) find their values whatever that byte and its
+/// case, at the start and the end of a string and after any prefix.
 #[test]
 fn the_widened_gate_literals_find_every_spelling() {
     let secret = "7do3Q~D_KhwxuzXxYrjKs3dK88XjS2KHKivBgNG2";
