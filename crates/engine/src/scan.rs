@@ -1259,6 +1259,8 @@ mod tests {
         const LEAD: &[&str] = &[
             r#"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:@/?#"'<>]{0,128}:[^\s:@/?#"'<>]{1,128}@"#,
             r"\b[0-9]{8,10}:AA[0-9A-Za-z_-]{8}",
+            // `url_password` as the detector has it: its parts unbounded.
+            r#"\b[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:@/?#"'<>]*:[^\s:@/?#"'<>]+@"#,
         ];
         let mut b = MatcherBuilder::default();
         for (i, p) in LEAD.iter().enumerate() {
