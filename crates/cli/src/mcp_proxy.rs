@@ -202,12 +202,15 @@ pub(crate) fn run(args: &McpProxyArgs) -> anyhow::Result<u8> {
         .poisoned_tools(config.gateway.poisoned_tools.unwrap_or_default());
     let served = runtime.block_on(async {
         let service = crate::serve::start_local(&args.service, config).await?;
-        let result = palisade_transport::gateway::proxy(
+        // SIGTERM or SIGINT ends the session as the client's closing
+        // would: the server is stopped, not left running.
+        let result = palisade_transport::gateway::proxy_until(
             service.clone(),
             options,
             &upstream,
             tokio::io::stdin(),
             tokio::io::stdout(),
+            crate::serve::shutdown_signal(),
         )
         .await;
         service
@@ -217,6 +220,7 @@ pub(crate) fn run(args: &McpProxyArgs) -> anyhow::Result<u8> {
         result.map_err(|e| anyhow::anyhow!("{e}"))
     });
     telemetry.shutdown();
+    crate::serve::stop_runtime(runtime);
     served?;
     Ok(0)
 }

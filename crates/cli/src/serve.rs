@@ -145,42 +145,69 @@ pub(crate) fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
 pub(crate) fn events(args: &ServiceArgs) -> anyhow::Result<u8> {
     init_logging();
     let config = load_config(args.config.as_deref())?;
-    runtime()?.block_on(async {
+    let runtime = runtime()?;
+    let served = runtime.block_on(async {
         let service = start_local(args, config).await?;
         let guard = service
             .guard(None)
             .context("the service has no default tenant")?;
         let input = tokio::io::BufReader::new(tokio::io::stdin());
-        let result = palisade_transport::events::serve(guard, input, tokio::io::stdout()).await;
+        let events = palisade_transport::events::serve(guard, input, tokio::io::stdout());
+        // SIGTERM or SIGINT stops reading events; the service is shut
+        // down as at the end of the input.
+        let result = until_signal(events).await.unwrap_or(Ok(()));
         service
             .shutdown()
             .await
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         result.context("the event stream failed")?;
         Ok(0)
-    })
+    });
+    stop_runtime(runtime);
+    served
+}
+
+/// Drops a runtime that may still be reading stdin: a read of stdin runs
+/// on a thread of its own that nothing can interrupt, and a plain drop
+/// would wait for it until the client writes a line or closes its side.
+/// What had to finish (the service shut down, a child server stopped) was
+/// awaited before; other blocking work gets a second.
+pub(crate) fn stop_runtime(runtime: tokio::runtime::Runtime) {
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
 }
 
 pub(crate) fn mcp(args: &ServiceArgs) -> anyhow::Result<u8> {
     let config = load_config(args.config.as_deref())?;
     let telemetry = crate::telemetry::init(config.telemetry.as_ref())?;
-    let served = runtime()?.block_on(async {
+    let runtime = runtime()?;
+    let served = runtime.block_on(async {
         let service = start_local(args, config).await?;
-        let result = palisade_transport::mcp::serve_stdio(service.clone()).await;
+        let serving = palisade_transport::mcp::serve_stdio(service.clone());
+        let result = until_signal(serving).await.unwrap_or(Ok(()));
         service
             .shutdown()
             .await
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         result.map_err(|e| anyhow::anyhow!("{e}"))
     });
+    stop_runtime(runtime);
     telemetry.shutdown();
     served?;
     Ok(0)
 }
 
+/// `work`'s output, or `None` when SIGTERM or SIGINT came first (the
+/// process then shuts down cleanly instead of dying on the signal).
+async fn until_signal<T>(work: impl std::future::Future<Output = T>) -> Option<T> {
+    tokio::select! {
+        out = work => Some(out),
+        () = shutdown_signal() => None,
+    }
+}
+
 /// Completes on SIGTERM or SIGINT, which are taken from the moment it is
 /// called (not when the future is first polled).
-fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+pub(crate) fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
     let signals = {
         use tokio::signal::unix::{SignalKind, signal};

@@ -1782,6 +1782,57 @@ mod service {
         ]);
     }
 
+    /// `palisade mcp` and `palisade events`, their client still there,
+    /// stop on SIGTERM and SIGINT and exit 0 (the service shut down as at
+    /// the end of their input) instead of dying on the signal.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn stdio_commands_stop_cleanly_on_a_signal() {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+        let seed: Value = serde_json::from_str(
+            &std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../protocol/tests/fixtures/pi-request-mcp-write.json"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}});
+        let event = json!({"event": "guardrails:check", "data": seed});
+        for (command, first) in [("mcp", initialize), ("events", event)] {
+            for signal in ["TERM", "INT"] {
+                let mut child = tokio::process::Command::new(crate::util::BIN)
+                    .arg(command)
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::null())
+                    .kill_on_drop(true)
+                    .spawn()
+                    .unwrap();
+                // One answer first: the command is serving, its signals taken.
+                let mut stdin = child.stdin.take().unwrap();
+                stdin
+                    .write_all(format!("{first}\n").as_bytes())
+                    .await
+                    .unwrap();
+                let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+                let answer =
+                    tokio::time::timeout(std::time::Duration::from_secs(30), lines.next_line())
+                        .await
+                        .expect("an answer")
+                        .unwrap()
+                        .expect("a line");
+                assert!(answer.starts_with('{'), "{command}: {answer}");
+                crate::gateway::send_signal(signal, child.id().unwrap()).await;
+                let status = tokio::time::timeout(std::time::Duration::from_secs(30), child.wait())
+                    .await
+                    .expect("it stops after the signal")
+                    .unwrap();
+                assert_eq!(status.code(), Some(0), "{command}, SIG{signal}: {status}");
+                drop(stdin);
+            }
+        }
+    }
+
     #[test]
     fn mcp_over_stdio_answers_tool_calls() {
         let input = [

@@ -158,6 +158,34 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
+    proxy_until(
+        service,
+        options,
+        upstream,
+        reader,
+        writer,
+        std::future::pending(),
+    )
+    .await
+}
+
+/// [`proxy`], which also ends when `shutdown` completes (a signal): the
+/// client's input is no longer read, and the session ends as if the
+/// client had closed it (calls in flight are answered, the child's input
+/// is closed and the child stopped), within [`SHUTDOWN_WAIT`]; past it,
+/// the child is killed when the runtime drops it.
+pub async fn proxy_until<R, W>(
+    service: Arc<Service>,
+    options: GatewayOptions,
+    upstream: &Upstream,
+    reader: R,
+    writer: W,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> Result<(), GatewayError>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
     let limit = options.max_message_bytes;
     let opened = open(service, options, upstream, uuid::Uuid::now_v7().to_string())?;
     let writing_client = tokio::spawn(write_lines(writer, opened.outgoing, opened.closed));
@@ -168,11 +196,30 @@ where
         Incoming::Client,
         |_| Incoming::ClientEnd,
     ));
-    let _ = opened.done.await;
+    let mut done = opened.done;
+    tokio::select! {
+        _ = &mut done => {}
+        () = shutdown => {
+            reading_client.abort();
+            let _ = opened.incoming.send(Incoming::ClientEnd).await;
+            if tokio::time::timeout(SHUTDOWN_WAIT, &mut done).await.is_err() {
+                tracing::warn!(
+                    "the session did not end within {} s of the signal: stopping now",
+                    SHUTDOWN_WAIT.as_secs()
+                );
+                done.abort();
+                return Ok(());
+            }
+        }
+    }
     reading_client.abort();
     let _ = writing_client.await;
     Ok(())
 }
+
+/// How long [`proxy_until`] lets a session end after its shutdown signal:
+/// calls in flight answered, then the child given 3 s to exit.
+pub const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
 
 /// A session running: where the client's messages go in and the
 /// messages for the client come out.

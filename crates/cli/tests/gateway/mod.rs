@@ -492,6 +492,71 @@ async fn a_crashed_or_hung_server_is_an_error_not_a_hang() {
     client.cancel().await.unwrap();
 }
 
+/// Whether process `pid` runs (a zombie does not).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        // The state is the first field after the command's parenthesis.
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            != Some("Z")
+    })
+}
+
+/// Sends `signal` (`TERM`, `INT`) to `pid` with `kill`.
+pub(crate) async fn send_signal(signal: &str, pid: u32) {
+    let status = Command::new("kill")
+        .args([format!("-{signal}"), pid.to_string()])
+        .status()
+        .await
+        .unwrap();
+    assert!(status.success(), "kill -{signal} {pid}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signal_stops_the_proxy_and_the_server_behind_it() {
+    let setup = Setup::new("signal");
+    let pid_file = setup.dir.path().join("server.pid");
+    // A server that never reads its input: closing it does not stop it.
+    let script = format!("echo $$ > '{}'; exec sleep 600", pid_file.display());
+    for signal in ["TERM", "INT"] {
+        let _ = std::fs::remove_file(&pid_file);
+        let mut proxy = Command::new(BIN)
+            .arg("mcp-proxy")
+            .args(["--policy", arg(&data("gateway/policy.yaml"))])
+            .args(["--pins", arg(&setup.pins())])
+            .args(["--name", "up", "--", "sh", "-c", &script])
+            // The client's side stays open: only the signal ends the session.
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let server = loop {
+            if let Some(pid) = std::fs::read_to_string(&pid_file)
+                .ok()
+                .and_then(|text| text.trim().parse::<u32>().ok())
+            {
+                break pid;
+            }
+            assert!(started.elapsed() < TIMEOUT, "the server did not start");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert!(running(server));
+        send_signal(signal, proxy.id().unwrap()).await;
+        let status = tokio::time::timeout(TIMEOUT, proxy.wait())
+            .await
+            .expect("the proxy stops after the signal")
+            .unwrap();
+        assert_eq!(status.code(), Some(0), "SIG{signal}: {status}");
+        assert!(
+            !running(server),
+            "SIG{signal}: the server (pid {server}) was left running"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_harmless_call_is_answered_byte_for_byte() {
     let setup = Setup::new("bytes");
