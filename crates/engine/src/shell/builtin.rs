@@ -47,6 +47,28 @@ pub(crate) const DANGEROUS: &[Builtin] = &[
         description: "deletes with the guard against deleting / turned off",
     },
     Builtin {
+        id: "rm-recursive-root",
+        // Normalised: `-R` and `--recursive` are `-r`. Without `-f`, `rm`
+        // asks only about files it may not write: the root or a home
+        // directory is gone all the same.
+        patterns: &[
+            "rm {,* }-r {,* }{/,/\\*,~,~/,~/\\*,$HOME,$HOME/,$HOME/\\*,$\\{HOME\\},$\\{HOME\\}/,$\\{HOME\\}/\\*}{, *}",
+        ],
+        native: Native::None,
+        description: "deletes the root or a home directory recursively",
+    },
+    Builtin {
+        id: "find-delete-root",
+        // From the root or a home directory only: `find . -name '*.pyc'
+        // -delete` in a project is everyday cleanup.
+        patterns: &[
+            "find {,* }{/,~,~/,$HOME,$HOME/,$\\{HOME\\},$\\{HOME\\}/} {,* }-delete{, *}",
+            "find {,* }{/,~,~/,$HOME,$HOME/,$\\{HOME\\},$\\{HOME\\}/} {,* }{-exec,-execdir,-ok,-okdir} {rm,unlink,shred,*/rm,*/unlink,*/shred}{, *}",
+        ],
+        native: Native::None,
+        description: "deletes the files of the root or a home directory (find / -delete, find ~ -exec rm)",
+    },
+    Builtin {
         id: "privilege-escalation",
         patterns: &["{sudo,doas,su,sudoedit,pkexec} *"],
         native: Native::None,
@@ -154,6 +176,26 @@ pub(crate) const DANGEROUS: &[Builtin] = &[
         description: "discards uncommitted changes",
     },
     Builtin {
+        id: "git-push-delete",
+        patterns: &[
+            "git {,* }push {,* }{--delete,-d}{, *}",
+            "git {,* }{--delete,-d} {,* }push{, *}",
+            "git {,* }push * :*",
+        ],
+        native: Native::None,
+        description: "deletes a remote branch or tag",
+    },
+    Builtin {
+        id: "git-discard-changes",
+        // Normalised: `--force` is `-f`, before the subcommand.
+        patterns: &[
+            "git {,* }checkout {,* }{.,:/}{, *}",
+            "git {,* }-f {,* }checkout{, *}",
+        ],
+        native: Native::None,
+        description: "discards uncommitted changes (git checkout -- ., git checkout -f)",
+    },
+    Builtin {
         id: "git-clean-force",
         // Normalised.
         patterns: &["git {,* }-f {,* }clean{, *}"],
@@ -200,6 +242,25 @@ pub(crate) const DANGEROUS: &[Builtin] = &[
         patterns: &["systemctl {,* }{poweroff,reboot,halt,kexec}{, *}"],
         native: Native::None,
         description: "shuts the machine down or restarts it",
+    },
+    Builtin {
+        id: "firewall-off",
+        patterns: &[
+            "{iptables,ip6tables} {,* }{-F,--flush}{, *}",
+            "ufw {,* }disable{, *}",
+            "nft {,* }flush ruleset{, *}",
+        ],
+        native: Native::None,
+        description: "removes the firewall's rules or turns it off",
+    },
+    Builtin {
+        id: "reverse-shell",
+        patterns: &[
+            "{nc,ncat,netcat} {,* }{-e,-c,--exec,--exec=*,--sh-exec,--sh-exec=*}{, *}",
+            "socat {,* }{exec:*,EXEC:*,system:*,SYSTEM:*}{, *}",
+        ],
+        native: Native::None,
+        description: "gives a shell to the other end of a connection (nc -e /bin/sh, socat … exec:)",
     },
     Builtin {
         id: "opaque",
