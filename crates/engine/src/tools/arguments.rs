@@ -132,7 +132,9 @@ pub(crate) fn is_command_name(name: &str, top: bool) -> bool {
 /// The members of `value` (an object, at any depth through objects and
 /// arrays) that `select` picks by name and depth (0: a member of `value`
 /// itself), with their JSON pointers under `base`, in document order.
-/// Selected members are not looked into.
+/// A selected member holding an object or an array is looked into too:
+/// `{"file": {"path": …}}`, `{"paths": [{"path": …}]}` and
+/// `{"args": {"command": …}}` name what they hold one level down.
 pub(crate) fn members<'v>(
     value: &'v Value,
     base: &str,
@@ -151,8 +153,9 @@ pub(crate) fn members<'v>(
                     let mut p = ptr.clone();
                     pointer::push(&mut p, name);
                     if select(name, depth) {
-                        out.push((p, child));
-                    } else if child.is_object() || child.is_array() {
+                        out.push((p.clone(), child));
+                    }
+                    if child.is_object() || child.is_array() {
                         children.push((p, child, depth + 1));
                     }
                 }
@@ -253,6 +256,39 @@ mod tests {
                 "/tool/arguments/options/deep/0/filePath",
                 "/tool/arguments/options/path"
             ]
+        );
+    }
+
+    #[test]
+    fn a_selected_member_is_looked_into() {
+        let v: Value = serde_json::json!({
+            "file": {"path": "/a", "encoding": "utf8"},
+            "paths": ["/b", {"path": "/c"}, [{"file_path": "/d"}]],
+            "args": {"command": "rm -rf /"}
+        });
+        let found: Vec<String> = members(&v, "/tool/arguments", &|n, _| is_path_name(n))
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "/tool/arguments/file",
+                "/tool/arguments/file/path",
+                "/tool/arguments/paths",
+                "/tool/arguments/paths/1/path",
+                "/tool/arguments/paths/2/0/file_path",
+            ]
+        );
+        let commands: Vec<String> = members(&v, "/tool/arguments", &|n, depth| {
+            is_command_name(n, depth == 0)
+        })
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+        assert_eq!(
+            commands,
+            ["/tool/arguments/args", "/tool/arguments/args/command"]
         );
     }
 }

@@ -341,12 +341,19 @@ fn push_line(out: &mut Vec<(String, String)>, ptr: String, v: &Value) {
             .last()
             .is_some_and(|w| w == "commands")
     });
+    // A line found twice (as a member named as a command, and as a
+    // string of an object read whole) is read once.
+    let mut push = |p: String, line: &str| {
+        if !out.iter().any(|(q, _)| *q == p) {
+            out.push((p, line.to_owned()));
+        }
+    };
     match v {
-        Value::String(s) => out.push((ptr, s.clone())),
+        Value::String(s) => push(ptr, s),
         Value::Array(items) if plural => {
             for (i, item) in items.iter().enumerate() {
                 if let Value::String(s) = item {
-                    out.push((format!("{ptr}/{i}"), s.clone()));
+                    push(format!("{ptr}/{i}"), s);
                 }
             }
         }
@@ -357,9 +364,47 @@ fn push_line(out: &mut Vec<(String, String)>, ptr: String, v: &Value) {
                 .map(|w| format!("'{}'", w.replace('\'', r"'\''")))
                 .collect();
             if !words.is_empty() {
-                out.push((ptr, words.join(" ")));
+                push(ptr, &words.join(" "));
+            }
+        }
+        // An object where a line was expected (`{"command": {"line":
+        // …}}`): what it would run cannot be told from its shape, so each
+        // string in it is read as a line. A member named as a command
+        // inside it is found on its own too: once is enough.
+        Value::Object(_) => {
+            let mut leaves = Vec::new();
+            string_leaves(v, &ptr, 0, &mut leaves);
+            for (p, line) in leaves {
+                push(p, line);
             }
         }
         _ => {}
     }
 }
+
+/// The strings of `v` at any depth (to [`MAX_LEAF_DEPTH`]), with their
+/// pointers under `ptr`, in document order.
+fn string_leaves<'v>(v: &'v Value, ptr: &str, depth: usize, out: &mut Vec<(String, &'v str)>) {
+    if depth > MAX_LEAF_DEPTH {
+        return;
+    }
+    match v {
+        Value::String(s) => out.push((ptr.to_owned(), s)),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                string_leaves(item, &format!("{ptr}/{i}"), depth + 1, out);
+            }
+        }
+        Value::Object(map) => {
+            for (name, item) in map {
+                let mut p = ptr.to_owned();
+                palisade_protocol::pointer::push(&mut p, name);
+                string_leaves(item, &p, depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// How deep [`string_leaves`] reads.
+const MAX_LEAF_DEPTH: usize = 16;
