@@ -137,6 +137,16 @@ pub(crate) const DANGEROUS: &[Builtin] = &[
         description: "starts a container with full access to the host",
     },
     Builtin {
+        id: "docker-host-root",
+        patterns: &[
+            "{docker,podman} * {-v,--volume} /:*",
+            "{docker,podman} * {-v,--volume}=/:*",
+            "{docker,podman} * --mount{ ,=}{,*\\,}{source,src}=/{,\\,*}{, *}",
+        ],
+        native: Native::None,
+        description: "gives a container the host's root directory (docker run -v /:/host)",
+    },
+    Builtin {
         id: "download-pipe-shell",
         patterns: &[
             "{curl,wget} * | {sh,bash,zsh,dash,ksh,fish,python,python3,perl,ruby,node}{, *}",

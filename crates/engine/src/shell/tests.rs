@@ -1166,6 +1166,26 @@ const DANGEROUS_CASES: &[(&str, &[&str], &[&str])] = &[
         &["git reset --soft HEAD~1", "git reset file"],
     ),
     (
+        "docker-host-root",
+        &[
+            "docker run -v /:/host alpine rm -rf /host",
+            "docker run --rm -it -v /:/mnt:ro ubuntu cat /mnt/etc/shadow",
+            "podman run --volume /:/h img",
+            "docker run --volume=/:/h img",
+            "docker run --mount type=bind,source=/,target=/host img",
+            "docker run --mount=type=bind,src=/,dst=/h img",
+            "sudo docker run -v /:/host img sh",
+        ],
+        &[
+            "docker run -v \"$PWD\":/w img",
+            "docker run -v /tmp:/tmp img",
+            "docker run -v /srv/data:/data img",
+            "docker run --mount type=bind,source=/srv,target=/srv img",
+            "docker run --mount type=bind,source=/src/app,target=/app img",
+            "docker ps",
+        ],
+    ),
+    (
         "git-push-delete",
         &[
             "git push origin --delete main",
