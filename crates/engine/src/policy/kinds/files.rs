@@ -676,8 +676,9 @@ fn patch_files(text: &str) -> Vec<(String, OperationSet)> {
     out
 }
 
-/// The file targets of an action (a `process` or `network` resource has
-/// none; a process's command line is read as a shell line).
+/// The file targets of an action, or its file resource when it names no
+/// targets (a `process` or `network` resource has none; a process's
+/// command line is read as a shell line).
 fn action_targets(request: &CheckRequest) -> Vec<Touched> {
     let Some(action) = request.action.as_ref() else {
         return Vec::new();
@@ -688,7 +689,7 @@ fn action_targets(request: &CheckRequest) -> Vec<Touched> {
         return Vec::new();
     }
     let ops = OperationSet::of_request(action.operation.as_deref());
-    action
+    let targets: Vec<Touched> = action
         .targets
         .iter()
         .flatten()
@@ -699,7 +700,23 @@ fn action_targets(request: &CheckRequest) -> Vec<Touched> {
             ops,
             shell: None,
         })
-        .collect()
+        .collect();
+    // Without targets, a file resource is itself what the action touches:
+    // `{"operation": "read", "resource": {"kind": "file", "uri":
+    // "file:///home/u/.ssh/id_rsa"}}`.
+    match &action.resource {
+        Some(r) if targets.is_empty() && r.kind == ResourceKind::File => r
+            .uri
+            .iter()
+            .map(|uri| Touched {
+                pointer: "/action/resource/uri".to_owned(),
+                text: uri.clone(),
+                ops,
+                shell: None,
+            })
+            .collect(),
+        _ => targets,
+    }
 }
 
 /// How many readings a shell word may have once the line's variables are
