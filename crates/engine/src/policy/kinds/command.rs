@@ -317,7 +317,19 @@ pub(super) fn shell_lines(cx: &Context<'_>, tools: &ToolMatcher) -> Vec<(String,
             for (i, t) in action.targets.iter().flatten().enumerate() {
                 out.push((format!("/action/targets/{i}/uri"), t.uri.clone()));
             }
+            let program = action.resource.as_ref().and_then(|r| r.uri.as_deref());
             if let Some(attrs) = &action.attributes {
+                // `{"resource": {"uri": "/bin/rm"}, "attributes": {"args":
+                // ["-rf", "/"]}}` runs the program with those arguments.
+                if let (Some(program), Some(Value::Array(rest))) = (program, attrs.get("args")) {
+                    let mut words = vec![Value::String(program.to_owned())];
+                    words.extend(rest.iter().cloned());
+                    push_line(
+                        &mut out,
+                        "/action/attributes/args".to_owned(),
+                        &Value::Array(words),
+                    );
+                }
                 let attrs = Value::Object(attrs.clone());
                 let found = arguments::members(&attrs, "/action/attributes", &|name, depth| {
                     arguments::is_command_name(name, depth == 0)
@@ -325,6 +337,13 @@ pub(super) fn shell_lines(cx: &Context<'_>, tools: &ToolMatcher) -> Vec<(String,
                 for (p, v) in found {
                     push_line(&mut out, p, v);
                 }
+            }
+            // Nothing else says what runs: the resource is the command
+            // (`{"kind": "process", "uri": "rm -rf /"}`).
+            if out.is_empty()
+                && let Some(program) = program
+            {
+                out.push(("/action/resource/uri".to_owned(), program.to_owned()));
             }
         }
         _ => {}
