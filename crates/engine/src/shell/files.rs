@@ -757,6 +757,7 @@ fn program_operands(name: &str, words: &[String], push: &mut impl FnMut(&str, Op
             "curl" | "wget" => fetcher(words, push),
             "find" | "fd" | "fdfind" => find(words, push),
             "git" => git(words, push),
+            "docker" | "podman" | "nerdctl" => container(words, push),
             n if is_interpreter(n) => script(n, words, push),
             _ => unknown(words, push, 0),
         };
@@ -1333,6 +1334,329 @@ fn find(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) {
     }
 }
 
+/// `docker`, `podman`, `nerdctl`: the host's files a command names. For
+/// `run`, `create` and `exec`: a bind mount's source (`-v SRC:DST`,
+/// `--mount …,source=SRC`, all operations, or reads with `ro`),
+/// `--env-file` and `--label-file` (read), `--cidfile` (written),
+/// `--device` (read and written), a seccomp profile (read), and the
+/// path-like value of an unknown `--option=value`. A working directory
+/// (`-w`), a mount's destination and what runs in the container (the words
+/// after the image, or after the container of `exec`) are the
+/// container's files, not the host's. `build` reads its context and
+/// `-f`; `cp` reads or writes its side that is not `CONTAINER:PATH`.
+/// Other subcommands are read as an unknown program's words.
+fn container(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) {
+    let mut k = 1;
+    while let Some(w) = words.get(k) {
+        match w.as_str() {
+            "-H" | "--host" | "-c" | "--context" | "-l" | "--log-level" => k += 2,
+            "--config" | "--tlscacert" | "--tlscert" | "--tlskey" => {
+                if let Some(v) = words.get(k + 1) {
+                    push(v, R, Some(k + 1));
+                }
+                k += 2;
+            }
+            w if w.starts_with('-') => {
+                if let Some((_, v)) = w.split_once('=')
+                    && path_like(v)
+                {
+                    push(v, R, Some(k));
+                }
+                k += 1;
+            }
+            _ => break,
+        }
+    }
+    if words
+        .get(k)
+        .is_some_and(|w| matches!(w.as_str(), "container" | "image" | "builder" | "buildx"))
+        && words.get(k + 1).is_some()
+    {
+        k += 1;
+    }
+    let Some(sub) = words.get(k) else { return };
+    match sub.as_str() {
+        "run" | "create" | "exec" => container_run(words, k + 1, push),
+        "build" => {
+            for (at, w) in words.iter().enumerate().skip(k + 1) {
+                let value =
+                    |name: &str| w.strip_prefix(name).and_then(|rest| rest.strip_prefix('='));
+                if let Some(f) = value("--file") {
+                    push(f, R, Some(at));
+                } else if (w == "-f" || w == "--file")
+                    && let Some(f) = words.get(at + 1)
+                {
+                    push(f, R, Some(at + 1));
+                } else if !w.starts_with('-')
+                    && words
+                        .get(at - 1)
+                        .is_none_or(|prev| !BUILD_VALUE.contains(&prev.as_str()))
+                {
+                    // The context, read as a whole.
+                    push(w, R, Some(at));
+                }
+            }
+        }
+        "cp" => {
+            let operands: Vec<(usize, &String)> = words
+                .iter()
+                .enumerate()
+                .skip(k + 1)
+                .filter(|(_, w)| !w.starts_with('-'))
+                .collect();
+            if let [(src_at, src), (dst_at, dst)] = operands[..] {
+                if !in_container(src) {
+                    push(src, R, Some(src_at));
+                }
+                if !in_container(dst) {
+                    push(dst, W, Some(dst_at));
+                }
+            }
+        }
+        _ => unknown(words.get(k..).unwrap_or_default(), push, k),
+    }
+}
+
+/// A `CONTAINER:PATH` operand of `docker cp` (a name, then `:`, with no
+/// `/` before it).
+fn in_container(word: &str) -> bool {
+    word.find(':')
+        .is_some_and(|i| i > 0 && !word[..i].contains('/'))
+}
+
+/// The options of `docker build` whose value follows them.
+const BUILD_VALUE: &[&str] = &[
+    "-f",
+    "--file",
+    "-t",
+    "--tag",
+    "--build-arg",
+    "--target",
+    "--platform",
+    "--label",
+    "--network",
+    "--progress",
+    "--cache-from",
+    "--cache-to",
+    "--secret",
+    "--ssh",
+    "-o",
+    "--output",
+    "--iidfile",
+    "--add-host",
+    "--shm-size",
+    "-m",
+    "--memory",
+    "--ulimit",
+    "--build-context",
+];
+
+/// The options of `docker run`, `create` and `exec` whose value follows
+/// them (those naming host files are read in [`container_run`]).
+const RUN_VALUE: &[&str] = &[
+    "-a",
+    "--attach",
+    "--add-host",
+    "--annotation",
+    "--blkio-weight",
+    "--blkio-weight-device",
+    "--cap-add",
+    "--cap-drop",
+    "--cgroup-parent",
+    "--cgroupns",
+    "-c",
+    "--cpu-shares",
+    "--cpu-period",
+    "--cpu-quota",
+    "--cpu-rt-period",
+    "--cpu-rt-runtime",
+    "--cpus",
+    "--cpuset-cpus",
+    "--cpuset-mems",
+    "--detach-keys",
+    "--device-cgroup-rule",
+    "--device-read-bps",
+    "--device-read-iops",
+    "--device-write-bps",
+    "--device-write-iops",
+    "--dns",
+    "--dns-option",
+    "--dns-search",
+    "--domainname",
+    "--entrypoint",
+    "-e",
+    "--env",
+    "--expose",
+    "--gpus",
+    "--group-add",
+    "--health-cmd",
+    "--health-interval",
+    "--health-retries",
+    "--health-start-interval",
+    "--health-start-period",
+    "--health-timeout",
+    "-h",
+    "--hostname",
+    "--ip",
+    "--ip6",
+    "--ipc",
+    "--isolation",
+    "--kernel-memory",
+    "-l",
+    "--label",
+    "--link",
+    "--link-local-ip",
+    "--log-driver",
+    "--log-opt",
+    "--mac-address",
+    "-m",
+    "--memory",
+    "--memory-reservation",
+    "--memory-swap",
+    "--memory-swappiness",
+    "--name",
+    "--network",
+    "--net",
+    "--network-alias",
+    "--net-alias",
+    "--oom-score-adj",
+    "--pid",
+    "--pids-limit",
+    "--platform",
+    "-p",
+    "--publish",
+    "--pull",
+    "--restart",
+    "--runtime",
+    "--shm-size",
+    "--stop-signal",
+    "--stop-timeout",
+    "--storage-opt",
+    "--sysctl",
+    "--tmpfs",
+    "-u",
+    "--user",
+    "--ulimit",
+    "--userns",
+    "--uts",
+    "--volume-driver",
+    "--volumes-from",
+    "-w",
+    "--workdir",
+    "--pod",
+    "--arch",
+    "--os",
+    "--variant",
+];
+
+/// The words of `docker run`, `create` or `exec` from `from`: options up
+/// to the image (or the container), see [`container`].
+fn container_run(words: &[String], from: usize, push: &mut impl FnMut(&str, Ops, Option<usize>)) {
+    let mut k = from;
+    while let Some(w) = words.get(k) {
+        if !w.starts_with('-') || w == "-" {
+            // The image or the container: what follows runs inside.
+            return;
+        }
+        let (name, attached) = match w.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
+            _ => (w.as_str(), None),
+        };
+        let (value, at) = match attached {
+            Some(v) => (Some(v), k),
+            None if RUN_VALUE.contains(&name) || HOST_FILE_OPTIONS.contains(&name) => {
+                (words.get(k + 1).map(String::as_str), k + 1)
+            }
+            None => (None, k),
+        };
+        k = if attached.is_none() && value.is_some() {
+            k + 2
+        } else {
+            k + 1
+        };
+        let Some(value) = value else { continue };
+        match name {
+            "-v" | "--volume" => {
+                let mut parts = value.splitn(3, ':');
+                let source = parts.next().unwrap_or_default();
+                let read_only = parts
+                    .nth(1)
+                    .is_some_and(|o| o.split(',').any(|o| o == "ro"));
+                if is_host_source(source) {
+                    push(
+                        source,
+                        if read_only { MOUNT_RO } else { Ops::ALL },
+                        Some(at),
+                    );
+                }
+            }
+            "--mount" => {
+                let fields: Vec<(&str, &str)> = value
+                    .split(',')
+                    .map(|f| f.split_once('=').unwrap_or((f, "")))
+                    .collect();
+                let read_only = fields
+                    .iter()
+                    .any(|&(f, v)| matches!(f, "readonly" | "ro") && v != "false" && v != "0");
+                for &(field, v) in &fields {
+                    if matches!(field, "source" | "src") && is_host_source(v) {
+                        push(v, if read_only { MOUNT_RO } else { Ops::ALL }, Some(at));
+                    }
+                }
+            }
+            "--env-file" | "--label-file" => push(value, R, Some(at)),
+            "--cidfile" => push(value, W, Some(at)),
+            "--device" => {
+                let host = value.split(':').next().unwrap_or_default();
+                push(host, RW, Some(at));
+            }
+            "--security-opt" => {
+                if let Some(profile) = value.strip_prefix("seccomp=")
+                    && profile != "unconfined"
+                {
+                    push(profile, R, Some(at));
+                }
+            }
+            n if RUN_VALUE.contains(&n) => {}
+            // An option this table does not know, given a value that looks
+            // like a path: it may be anything.
+            _ => {
+                if path_like(value) {
+                    push(value, Ops::ALL, Some(at));
+                }
+            }
+        }
+    }
+}
+
+/// The options of `docker run` whose value names a host file.
+const HOST_FILE_OPTIONS: &[&str] = &[
+    "-v",
+    "--volume",
+    "--mount",
+    "--env-file",
+    "--label-file",
+    "--cidfile",
+    "--device",
+    "--security-opt",
+];
+
+/// What a bind mount may do to its source, read-only.
+const MOUNT_RO: Ops = R.union(L).union(Ops::STAT);
+
+/// Whether a mount's source is a host path, not a named volume (a name of
+/// letters, digits, `_`, `.` and `-`, starting with a letter or digit).
+fn is_host_source(source: &str) -> bool {
+    let named = source
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric())
+        && source
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    !source.is_empty() && !named
+}
+
 /// `git`: the paths of the subcommands that read, write or delete working
 /// files.
 fn git(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) {
@@ -1627,6 +1951,67 @@ mod tests {
                 "b.txt:read+write+delete+list+stat+exec+spawn",
                 "c.yaml:read+write+delete+list+stat+exec+spawn",
             ]
+        );
+    }
+
+    #[test]
+    fn containers_give_the_host_files_they_mount() {
+        let all = "read+write+delete+list+stat+exec+spawn";
+        assert_eq!(
+            files("docker run --rm -v /home/u/repo:/w -w /w node:22 npm test"),
+            [format!("/home/u/repo:{all}")]
+        );
+        assert_eq!(
+            files("docker run -it --name x -e A=/etc/x -p 80:80 img cat /etc/passwd ./a"),
+            Vec::<String>::new(),
+            "the command runs in the container"
+        );
+        assert_eq!(
+            files("podman run --volume=$HOME/.ssh:/k:ro,z --env-file .env img"),
+            ["$HOME/.ssh:read+list+stat", ".env:read"]
+        );
+        assert_eq!(
+            files(
+                "docker run -v data:/data -v ./src:/src --mount type=bind,source=/,target=/h img"
+            ),
+            [format!("./src:{all}"), format!("/:{all}")]
+        );
+        assert_eq!(
+            files(
+                "docker run --mount type=volume,src=cache,dst=/c --mount src=/etc,dst=/e,readonly img"
+            ),
+            ["/etc:read+list+stat"]
+        );
+        assert_eq!(
+            files(
+                "docker run --cidfile /tmp/id --device /dev/sda:/dev/xvda --security-opt seccomp=prof.json img"
+            ),
+            ["/tmp/id:write", "/dev/sda:read+write", "prof.json:read"]
+        );
+        assert_eq!(
+            files("docker run --unknown-opt=./x.conf -v $X:/y img"),
+            [format!("./x.conf:{all}"), format!("$X:{all}")]
+        );
+        assert_eq!(
+            files("docker exec -w /app -e K=v web cat /app/.env"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            files("docker --config ./cfg container run -v ~/.aws:/a img"),
+            ["./cfg:read".to_owned(), format!("~/.aws:{all}")]
+        );
+        assert_eq!(
+            files("docker build -t app:1 -f docker/Dockerfile ."),
+            ["docker/Dockerfile:read", ".:read"]
+        );
+        assert_eq!(files("docker cp web:/etc/passwd ./p"), ["./p:write"]);
+        assert_eq!(
+            files("docker cp ~/.ssh/id_rsa web:/k"),
+            ["~/.ssh/id_rsa:read"]
+        );
+        assert_eq!(
+            files("docker compose -f deploy/compose.yml up"),
+            [format!("deploy/compose.yml:{all}")]
         );
     }
 
