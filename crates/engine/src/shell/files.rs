@@ -758,6 +758,7 @@ fn program_operands(name: &str, words: &[String], push: &mut impl FnMut(&str, Op
             "find" | "fd" | "fdfind" => find(words, push),
             "git" => git(words, push),
             "docker" | "podman" | "nerdctl" => container(words, push),
+            "kubectl" | "oc" => kube(words, push),
             n if is_interpreter(n) => script(n, words, push),
             _ => unknown(words, push, 0),
         };
@@ -1417,6 +1418,65 @@ fn container(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) 
     }
 }
 
+/// `kubectl`, `oc`: `exec`, `attach` and `debug` run what follows `--`
+/// in a pod, whose files are not the host's; `cp` reads or writes its side
+/// that is not `[NAMESPACE/]POD:PATH`; `--kubeconfig FILE` is read; other
+/// subcommands are read as an unknown program's words.
+fn kube(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) {
+    let mut k = 1;
+    let mut sub = None;
+    while let Some(w) = words.get(k) {
+        if let Some(f) = w.strip_prefix("--kubeconfig=") {
+            push(f, R, Some(k));
+        } else if w == "--kubeconfig" {
+            if let Some(f) = words.get(k + 1) {
+                push(f, R, Some(k + 1));
+            }
+            k += 1;
+        } else if matches!(
+            w.as_str(),
+            "-n" | "--namespace" | "--context" | "--cluster" | "--user" | "-s" | "--server"
+        ) {
+            k += 1;
+        } else if !w.starts_with('-') && sub.is_none() {
+            sub = Some(k);
+            break;
+        }
+        k += 1;
+    }
+    let Some(at) = sub else { return };
+    let rest = words.get(at..).unwrap_or_default();
+    match rest.first().map(String::as_str) {
+        Some("exec" | "attach" | "debug") => {
+            // Only the options before `--` are the host's.
+            let end = rest.iter().position(|w| w == "--").unwrap_or(rest.len());
+            unknown(rest.get(..end).unwrap_or_default(), push, at);
+        }
+        Some("cp") => {
+            let operands: Vec<(usize, &String)> = rest
+                .iter()
+                .enumerate()
+                .skip(1)
+                .filter(|(_, w)| !w.starts_with('-'))
+                .map(|(i, w)| (at + i, w))
+                .collect();
+            let remote = |w: &str| {
+                w.find(':')
+                    .is_some_and(|i| i > 0 && !w.starts_with(['/', '.', '~']))
+            };
+            if let [(src_at, src), (dst_at, dst)] = operands[..] {
+                if !remote(src) {
+                    push(src, R, Some(src_at));
+                }
+                if !remote(dst) {
+                    push(dst, W, Some(dst_at));
+                }
+            }
+        }
+        _ => unknown(rest, push, at),
+    }
+}
+
 /// A `CONTAINER:PATH` operand of `docker cp` (a name, then `:`, with no
 /// `/` before it).
 fn in_container(word: &str) -> bool {
@@ -2012,6 +2072,16 @@ mod tests {
         assert_eq!(
             files("docker compose -f deploy/compose.yml up"),
             [format!("deploy/compose.yml:{all}")]
+        );
+        assert!(files("kubectl exec -it -n prod web -- cat /etc/nginx/nginx.conf").is_empty());
+        assert_eq!(
+            files("kubectl --kubeconfig ~/.kube/config cp prod/web:/tmp/d.sql ./d.sql"),
+            ["~/.kube/config:read", "./d.sql:write"]
+        );
+        assert_eq!(files("kubectl cp ./.env web:/app/.env"), ["./.env:read"]);
+        assert_eq!(
+            files("kubectl apply -f k8s/deploy.yaml"),
+            [format!("k8s/deploy.yaml:{all}")]
         );
     }
 
