@@ -1618,24 +1618,10 @@ fn container_run(words: &[String], from: usize, push: &mut impl FnMut(&str, Ops,
             // The image or the container: what follows runs inside.
             return;
         }
-        let (name, attached) = match w.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
-            _ => (w.as_str(), None),
-        };
-        let (value, at) = match attached {
-            Some(v) => (Some(v), k),
-            None if RUN_VALUE.contains(&name) || HOST_FILE_OPTIONS.contains(&name) => {
-                (words.get(k + 1).map(String::as_str), k + 1)
-            }
-            None => (None, k),
-        };
-        k = if attached.is_none() && value.is_some() {
-            k + 2
-        } else {
-            k + 1
-        };
+        let (name, value, at, next) = run_option(words, k, w);
+        k = next;
         let Some(value) = value else { continue };
-        match name {
+        match name.as_str() {
             "-v" | "--volume" => {
                 let mut parts = value.splitn(3, ':');
                 let source = parts.next().unwrap_or_default();
@@ -1688,6 +1674,45 @@ fn container_run(words: &[String], from: usize, push: &mut impl FnMut(&str, Ops,
         }
     }
 }
+
+/// The option at `k` of `docker run` (`w`), as its command-line parser
+/// reads it: its name (`--volume`, `-v`), its value, where the value is,
+/// and the index of the next option. A group of short options (`-itv X`,
+/// `-v/a:/b`, `-v=/a:/b`) ends with the first that takes a value, which is
+/// the rest of the group or the next word.
+fn run_option<'w>(
+    words: &'w [String],
+    k: usize,
+    w: &'w str,
+) -> (String, Option<&'w str>, usize, usize) {
+    let next_word = || words.get(k + 1).map(String::as_str);
+    if let Some(long) = w.strip_prefix("--") {
+        return match long.split_once('=') {
+            Some((n, v)) => (format!("--{n}"), Some(v), k, k + 1),
+            None if RUN_VALUE.contains(&w) || HOST_FILE_OPTIONS.contains(&w) => {
+                (w.to_owned(), next_word(), k + 1, k + 2)
+            }
+            None => (w.to_owned(), None, k, k + 1),
+        };
+    }
+    let group = w.strip_prefix('-').unwrap_or(w);
+    for (i, c) in group.char_indices() {
+        if SHORT_VALUE.contains(c) {
+            let rest = group.get(i + c.len_utf8()..).unwrap_or_default();
+            let rest = rest.strip_prefix('=').unwrap_or(rest);
+            return if rest.is_empty() {
+                (format!("-{c}"), next_word(), k + 1, k + 2)
+            } else {
+                (format!("-{c}"), Some(rest), k, k + 1)
+            };
+        }
+    }
+    (w.to_owned(), None, k, k + 1)
+}
+
+/// The short options of `docker run` that take a value (`-v`, `-e`,
+/// `-w`, …); the others (`-i`, `-t`, `-d`, …) take none.
+const SHORT_VALUE: &str = "acehlmpuvw";
 
 /// The options of `docker run` whose value names a host file.
 const HOST_FILE_OPTIONS: &[&str] = &[
@@ -2055,6 +2080,15 @@ mod tests {
         assert_eq!(
             files("docker exec -w /app -e K=v web cat /app/.env"),
             Vec::<String>::new()
+        );
+        // Short options grouped, or with their value attached.
+        assert_eq!(
+            files("docker run -itv ~/.ssh:/k -v=/etc:/e -v./a:/a -eK=/x img sh"),
+            [
+                format!("~/.ssh:{all}"),
+                format!("/etc:{all}"),
+                format!("./a:{all}")
+            ]
         );
         assert_eq!(
             files("docker --config ./cfg container run -v ~/.aws:/a img"),
