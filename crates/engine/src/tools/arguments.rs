@@ -238,6 +238,14 @@ mod tests {
         }
     }
 
+    /// The pointers of the members of `v` that `select` picks.
+    fn found(v: &Value, select: &dyn Fn(&str, usize) -> bool) -> Vec<String> {
+        members(v, "/tool/arguments", select)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect()
+    }
+
     #[test]
     fn members_are_found_at_any_depth() {
         let v: Value = serde_json::json!({
@@ -245,12 +253,8 @@ mod tests {
             "Path": "/c",
             "content": "x"
         });
-        let found: Vec<String> = members(&v, "/tool/arguments", &|n, _| is_path_name(n))
-            .into_iter()
-            .map(|(p, _)| p)
-            .collect();
         assert_eq!(
-            found,
+            found(&v, &|n, _| is_path_name(n)),
             [
                 "/tool/arguments/Path",
                 "/tool/arguments/options/deep/0/filePath",
@@ -266,12 +270,8 @@ mod tests {
             "paths": ["/b", {"path": "/c"}, [{"file_path": "/d"}]],
             "args": {"command": "rm -rf /"}
         });
-        let found: Vec<String> = members(&v, "/tool/arguments", &|n, _| is_path_name(n))
-            .into_iter()
-            .map(|(p, _)| p)
-            .collect();
         assert_eq!(
-            found,
+            found(&v, &|n, _| is_path_name(n)),
             [
                 "/tool/arguments/file",
                 "/tool/arguments/file/path",
@@ -280,14 +280,8 @@ mod tests {
                 "/tool/arguments/paths/2/0/file_path",
             ]
         );
-        let commands: Vec<String> = members(&v, "/tool/arguments", &|n, depth| {
-            is_command_name(n, depth == 0)
-        })
-        .into_iter()
-        .map(|(p, _)| p)
-        .collect();
         assert_eq!(
-            commands,
+            found(&v, &|n, depth| is_command_name(n, depth == 0)),
             ["/tool/arguments/args", "/tool/arguments/args/command"]
         );
     }
