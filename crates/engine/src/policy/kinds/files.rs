@@ -606,17 +606,20 @@ fn is_glob(text: &str) -> bool {
 /// The marker that opens a patch in the format of Codex's `apply_patch`.
 const PATCH_BEGIN: &str = "*** Begin Patch";
 
-/// The files a patch in any string of the arguments touches (the format of
-/// Codex's `apply_patch`, also inside a shell line's here-document): `Add
-/// File` and `Update File` write, `Delete File` deletes, `Move to` writes
-/// its destination and deletes the source.
+/// The files a patch in any string of the arguments touches, also inside
+/// a shell line's here-document: in the format of Codex's `apply_patch`,
+/// `Add File` and `Update File` write, `Delete File` deletes, `Move to`
+/// writes its destination and deletes the source; in a unified diff (`git
+/// apply`, `patch`), see [`unified_diff_files`].
 fn patch_targets(args: &Value, base: &str) -> Vec<Touched> {
     let mut out = Vec::new();
     let mut stack: Vec<(String, &Value)> = vec![(base.to_owned(), args)];
     while let Some((ptr, v)) = stack.pop() {
         match v {
-            Value::String(s) if s.contains(PATCH_BEGIN) => {
-                for (path, ops) in patch_files(s) {
+            Value::String(s) if s.contains(PATCH_BEGIN) || is_unified_diff(s) => {
+                let mut files = patch_files(s);
+                files.extend(unified_diff_files(s));
+                for (path, ops) in files {
                     out.push(Touched {
                         pointer: ptr.clone(),
                         text: path,
@@ -650,9 +653,10 @@ fn patch_files(text: &str) -> Vec<(String, OperationSet)> {
     let mut out: Vec<(String, OperationSet)> = Vec::new();
     for line in text.lines() {
         let line = line.trim_start();
-        let Some(rest) = line.strip_prefix("*** ") else {
+        let Some(rest) = line.strip_prefix("***") else {
             continue;
         };
+        let rest = rest.trim_start();
         let (op, path) = if let Some(p) = rest.strip_prefix("Add File:") {
             (OperationSet::WRITE, p)
         } else if let Some(p) = rest.strip_prefix("Update File:") {
@@ -671,6 +675,71 @@ fn patch_files(text: &str) -> Vec<(String, OperationSet)> {
         let path = path.trim();
         if !path.is_empty() {
             out.push((path.to_owned(), op));
+        }
+    }
+    out
+}
+
+/// Whether `text` may hold a unified diff: a `--- ` line, a `+++ ` line
+/// and a hunk (`@@`).
+fn is_unified_diff(text: &str) -> bool {
+    text.contains("+++ ") && text.contains("--- ") && text.contains("@@")
+}
+
+/// The files of the unified diffs in `text`, and what is done to them: each
+/// `--- OLD` line followed by a `+++ NEW` line (a timestamp after a tab is
+/// not part of the path; `/dev/null` is no file) and then by a hunk. `NEW`
+/// is written; `OLD` is written, and deleted when `NEW` is another file or
+/// none. `a/` and `b/` in front of both (git's) are taken away; git's
+/// `rename from`/`rename to` lines delete and write.
+fn unified_diff_files(text: &str) -> Vec<(String, OperationSet)> {
+    let path = |s: &str| {
+        let s = s.split('\t').next().unwrap_or(s).trim();
+        let s = s
+            .strip_prefix('"')
+            .and_then(|s| s.strip_suffix('"'))
+            .unwrap_or(s);
+        (s != "/dev/null" && !s.is_empty()).then(|| s.to_owned())
+    };
+    let lines: Vec<&str> = text.lines().map(str::trim_start).collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(to) = line.strip_prefix("rename to ") {
+            out.push((to.trim().to_owned(), OperationSet::WRITE));
+        } else if let Some(from) = line.strip_prefix("rename from ") {
+            out.push((from.trim().to_owned(), OperationSet::DELETE));
+        }
+        let (Some(old), Some(new)) = (
+            line.strip_prefix("--- "),
+            lines.get(i + 1).and_then(|l| l.strip_prefix("+++ ")),
+        ) else {
+            continue;
+        };
+        if !lines.get(i + 2).is_some_and(|l| l.starts_with("@@")) {
+            continue;
+        }
+        let (mut old, mut new) = (path(old), path(new));
+        let git =
+            |p: &Option<String>, prefix: &str| p.as_deref().is_none_or(|p| p.starts_with(prefix));
+        if git(&old, "a/") && git(&new, "b/") {
+            old = old.map(|p| p.get(2..).unwrap_or_default().to_owned());
+            new = new.map(|p| p.get(2..).unwrap_or_default().to_owned());
+        }
+        if let Some(old) = &old {
+            let gone = new.as_ref() != Some(old);
+            out.push((
+                old.clone(),
+                if gone {
+                    OperationSet::WRITE.union(OperationSet::DELETE)
+                } else {
+                    OperationSet::WRITE
+                },
+            ));
+        }
+        if let Some(new) = new
+            && old.as_ref() != Some(&new)
+        {
+            out.push((new, OperationSet::WRITE));
         }
     }
     out
@@ -1050,6 +1119,43 @@ fn operation_of_tool(name: &str) -> OperationSet {
 mod tests {
     use super::*;
     use crate::paths::Operation;
+
+    #[test]
+    fn the_files_of_unified_diffs() {
+        let names = |text: &str| -> Vec<String> {
+            unified_diff_files(text)
+                .into_iter()
+                .map(|(p, ops)| {
+                    let w = if ops.intersects(OperationSet::WRITE) {
+                        "w"
+                    } else {
+                        ""
+                    };
+                    let d = if ops.intersects(OperationSet::DELETE) {
+                        "d"
+                    } else {
+                        ""
+                    };
+                    format!("{p}:{w}{d}")
+                })
+                .collect()
+        };
+        let git = "diff --git a/.env b/.env\n--- a/.env\n+++ b/.env\n@@ -1 +1 @@\n-A=1\n+A=2\n";
+        assert_eq!(names(git), [".env:w"]);
+        let plain = "--- /home/u/.ssh/authorized_keys\t2026-01-01 00:00\n+++ /home/u/.ssh/authorized_keys\n@@ -0,0 +1 @@\n+k\n";
+        assert_eq!(names(plain), ["/home/u/.ssh/authorized_keys:w"]);
+        let created = "--- /dev/null\n+++ b/src/new.rs\n@@ -0,0 +1 @@\n+x\n";
+        assert_eq!(names(created), ["src/new.rs:w"]);
+        let deleted = "--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n";
+        assert_eq!(names(deleted), ["old.txt:wd"]);
+        let renamed = "diff --git a/x b/y\nrename from x\nrename to y\n";
+        assert_eq!(names(renamed), ["x:d", "y:w"]);
+        // Not a diff: no hunk after the two lines, or text that only
+        // quotes them.
+        assert!(names("--- a\n+++ b\ntext\n").is_empty());
+        assert!(names("the --- and +++ lines, @@ too").is_empty());
+        assert!(is_unified_diff(git) && !is_unified_diff("--- title ---"));
+    }
 
     #[test]
     fn tool_names_say_what_they_do() {
