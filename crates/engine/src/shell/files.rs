@@ -1405,13 +1405,17 @@ fn container(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) 
                 .skip(k + 1)
                 .filter(|(_, w)| !w.starts_with('-'))
                 .collect();
-            if let [(src_at, src), (dst_at, dst)] = operands[..] {
-                if !in_container(src) {
-                    push(src, R, Some(src_at));
+            match operands[..] {
+                [(src_at, src), (dst_at, dst)] => {
+                    if !in_container(src) {
+                        push(src, R, Some(src_at));
+                    }
+                    if !in_container(dst) {
+                        push(dst, W, Some(dst_at));
+                    }
                 }
-                if !in_container(dst) {
-                    push(dst, W, Some(dst_at));
-                }
+                // Not a copy this reading knows: every path-like word.
+                _ => unknown(words.get(k..).unwrap_or_default(), push, k),
             }
         }
         _ => unknown(words.get(k..).unwrap_or_default(), push, k),
@@ -1453,24 +1457,34 @@ fn kube(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) {
             unknown(rest.get(..end).unwrap_or_default(), push, at);
         }
         Some("cp") => {
-            let operands: Vec<(usize, &String)> = rest
-                .iter()
-                .enumerate()
-                .skip(1)
-                .filter(|(_, w)| !w.starts_with('-'))
-                .map(|(i, w)| (at + i, w))
-                .collect();
+            // `-c CONTAINER`, `-n NAMESPACE`, `--retries N` take a value.
+            let mut operands: Vec<(usize, &String)> = Vec::new();
+            let mut i = 1;
+            while let Some(w) = rest.get(i) {
+                if matches!(
+                    w.as_str(),
+                    "-c" | "--container" | "-n" | "--namespace" | "--retries"
+                ) {
+                    i += 1;
+                } else if !w.starts_with('-') {
+                    operands.push((at + i, w));
+                }
+                i += 1;
+            }
             let remote = |w: &str| {
                 w.find(':')
                     .is_some_and(|i| i > 0 && !w.starts_with(['/', '.', '~']))
             };
-            if let [(src_at, src), (dst_at, dst)] = operands[..] {
-                if !remote(src) {
-                    push(src, R, Some(src_at));
+            match operands[..] {
+                [(src_at, src), (dst_at, dst)] => {
+                    if !remote(src) {
+                        push(src, R, Some(src_at));
+                    }
+                    if !remote(dst) {
+                        push(dst, W, Some(dst_at));
+                    }
                 }
-                if !remote(dst) {
-                    push(dst, W, Some(dst_at));
-                }
+                _ => unknown(rest, push, at),
             }
         }
         _ => unknown(rest, push, at),
@@ -2113,6 +2127,15 @@ mod tests {
             ["~/.kube/config:read", "./d.sql:write"]
         );
         assert_eq!(files("kubectl cp ./.env web:/app/.env"), ["./.env:read"]);
+        assert_eq!(
+            files("kubectl cp -c side -n prod web:/x ./y"),
+            ["./y:write"]
+        );
+        // A copy of three operands is not one this reading knows.
+        assert_eq!(
+            files("docker cp a ./b ./c"),
+            [format!("./b:{all}"), format!("./c:{all}")]
+        );
         assert_eq!(
             files("kubectl apply -f k8s/deploy.yaml"),
             [format!("k8s/deploy.yaml:{all}")]
