@@ -242,6 +242,20 @@ pub(crate) const DANGEROUS: &[Builtin] = &[
         description: "deletes every cron job of the user",
     },
     Builtin {
+        id: "crontab-install",
+        // A file operand, or `-` (standard input): the user's cron jobs
+        // replaced by what the line gives.
+        patterns: &["crontab [!-]*", "crontab -u * [!-]*", "crontab {,* }-{, *}"],
+        native: Native::None,
+        description: "replaces the user's cron jobs (crontab FILE, … | crontab -)",
+    },
+    Builtin {
+        id: "scheduled-command",
+        patterns: &["{at,batch} *", "batch"],
+        native: Native::None,
+        description: "runs commands later, out of sight (… | at now + 1 minute)",
+    },
+    Builtin {
         id: "system-power",
         patterns: &["{shutdown,reboot,halt,poweroff} *"],
         native: Native::None,

