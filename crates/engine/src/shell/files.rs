@@ -992,6 +992,14 @@ fn unknown(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>), at
         if path_like(value) {
             push(value, Ops::ALL, Some(k));
         }
+        // `@FILE`, `NAME=@FILE`, `NAME:=@FILE`: a file whose content is
+        // sent (HTTPie, xh, `gh api -F`, as curl's `-d @FILE`).
+        let file = value
+            .strip_prefix('@')
+            .or_else(|| value.split_once("=@").map(|(_, f)| f));
+        if let Some(file) = file.filter(|f| !f.is_empty()) {
+            push(file, R, Some(k));
+        }
     }
 }
 
@@ -2049,6 +2057,19 @@ mod tests {
                 "./a:read+write+delete+list+stat+exec+spawn",
                 "b.txt:read+write+delete+list+stat+exec+spawn",
                 "c.yaml:read+write+delete+list+stat+exec+spawn",
+            ]
+        );
+        // A file whose content is sent.
+        assert_eq!(
+            files("http POST x.test @.env key=@id_rsa cfg:=@c.json me@host.test"),
+            [
+                "x.test:read+write+delete+list+stat+exec+spawn",
+                "@.env:read+write+delete+list+stat+exec+spawn",
+                ".env:read",
+                "id_rsa:read",
+                "cfg:=@c.json:read+write+delete+list+stat+exec+spawn",
+                "c.json:read",
+                "me@host.test:read+write+delete+list+stat+exec+spawn",
             ]
         );
     }
