@@ -1413,17 +1413,9 @@ fn container(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) 
                 .skip(k + 1)
                 .filter(|(_, w)| !w.starts_with('-'))
                 .collect();
-            match operands[..] {
-                [(src_at, src), (dst_at, dst)] => {
-                    if !in_container(src) {
-                        push(src, R, Some(src_at));
-                    }
-                    if !in_container(dst) {
-                        push(dst, W, Some(dst_at));
-                    }
-                }
+            if !copy_sides(&operands, in_container, push) {
                 // Not a copy this reading knows: every path-like word.
-                _ => unknown(words.get(k..).unwrap_or_default(), push, k),
+                unknown(words.get(k..).unwrap_or_default(), push, k);
             }
         }
         _ => unknown(words.get(k..).unwrap_or_default(), push, k),
@@ -1483,20 +1475,32 @@ fn kube(words: &[String], push: &mut impl FnMut(&str, Ops, Option<usize>)) {
                 w.find(':')
                     .is_some_and(|i| i > 0 && !w.starts_with(['/', '.', '~']))
             };
-            match operands[..] {
-                [(src_at, src), (dst_at, dst)] => {
-                    if !remote(src) {
-                        push(src, R, Some(src_at));
-                    }
-                    if !remote(dst) {
-                        push(dst, W, Some(dst_at));
-                    }
-                }
-                _ => unknown(rest, push, at),
+            if !copy_sides(&operands, remote, push) {
+                unknown(rest, push, at);
             }
         }
         _ => unknown(rest, push, at),
     }
+}
+
+/// The host's sides of a copy between the host and a container or a pod
+/// (`remote` tells the other side's operands): the source read, the
+/// destination written. `false` when `operands` are not two.
+fn copy_sides(
+    operands: &[(usize, &String)],
+    remote: impl Fn(&str) -> bool,
+    push: &mut impl FnMut(&str, Ops, Option<usize>),
+) -> bool {
+    let [(src_at, src), (dst_at, dst)] = operands else {
+        return false;
+    };
+    if !remote(src) {
+        push(src, R, Some(*src_at));
+    }
+    if !remote(dst) {
+        push(dst, W, Some(*dst_at));
+    }
+    true
 }
 
 /// A `CONTAINER:PATH` operand of `docker cp` (a name, then `:`, with no
