@@ -1663,15 +1663,12 @@ fn container_run(words: &[String], from: usize, push: &mut impl FnMut(&str, Ops,
                 }
             }
             "--mount" => {
-                let fields: Vec<(&str, &str)> = value
-                    .split(',')
-                    .map(|f| f.split_once('=').unwrap_or((f, "")))
-                    .collect();
-                let read_only = fields
-                    .iter()
-                    .any(|&(f, v)| matches!(f, "readonly" | "ro") && v != "false" && v != "0");
-                for &(field, v) in &fields {
-                    if matches!(field, "source" | "src") && is_host_source(v) {
+                let fields = mount_fields(value);
+                let read_only = fields.iter().any(|(f, v)| {
+                    matches!(f.as_str(), "readonly" | "ro") && v != "false" && v != "0"
+                });
+                for (field, v) in &fields {
+                    if matches!(field.as_str(), "source" | "src") && is_host_source(v) {
                         push(v, if read_only { MOUNT_RO } else { Ops::ALL }, Some(at));
                     }
                 }
@@ -1739,6 +1736,28 @@ fn run_option<'w>(
 /// The short options of `docker run` that take a value (`-v`, `-e`,
 /// `-w`, …); the others (`-i`, `-t`, `-d`, …) take none.
 const SHORT_VALUE: &str = "acehlmpuvw";
+
+/// The `key=value` fields of a `--mount` value as Docker reads them: a
+/// line of comma-separated values where a field may be quoted
+/// (`"source=/a,b"`), keys in any case (`Source=`).
+fn mount_fields(value: &str) -> Vec<(String, String)> {
+    let mut fields = Vec::new();
+    let (mut field, mut quoted) = (String::new(), false);
+    for c in value.chars().chain(std::iter::once(',')) {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(std::mem::take(&mut field)),
+            c => field.push(c),
+        }
+    }
+    fields
+        .into_iter()
+        .map(|f| match f.split_once('=') {
+            Some((k, v)) => (k.trim().to_ascii_lowercase(), v.trim().to_owned()),
+            None => (f.trim().to_ascii_lowercase(), String::new()),
+        })
+        .collect()
+}
 
 /// The options of `docker run` whose value names a host file.
 const HOST_FILE_OPTIONS: &[&str] = &[
@@ -2105,6 +2124,14 @@ mod tests {
                 "docker run --mount type=volume,src=cache,dst=/c --mount src=/etc,dst=/e,readonly img"
             ),
             ["/etc:read+list+stat"]
+        );
+        // `--mount` is a line of comma-separated values: a field may be
+        // quoted, and its key written in any case.
+        assert_eq!(
+            files(
+                r#"docker run --mount 'type=bind,"source=/home/u/.ssh",target=/k' --mount Type=bind,Source=/etc,Target=/e img"#
+            ),
+            [format!("/home/u/.ssh:{all}"), format!("/etc:{all}")]
         );
         assert_eq!(
             files(
