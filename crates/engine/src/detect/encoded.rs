@@ -1,6 +1,6 @@
 //! Credentials re-encoded as tools print them: runs of base64 (or
-//! base64url) in a tool output that decode to text, for the credential
-//! detectors to scan again.
+//! base64url), base32 or hex in a tool output that decode to text, for the
+//! credential detectors to scan again.
 //!
 //! `kubectl get secret … -o yaml` prints a credentials file, a `.env` or a
 //! private key as one base64 run; `base64` wraps the same run at 76
@@ -9,7 +9,11 @@
 //! (lines of one width, the last one shorter, joined across `\n`, `\r\n`,
 //! their JSON escapes and any indentation), decoded, and kept only when it
 //! decodes to text: base64 of a binary file, a hash or a long identifier
-//! is turned away within its first bytes.
+//! is turned away within its first bytes. `base32` and `xxd -p` wrap their
+//! runs the same way, and their alphabets are within base64's, so the
+//! same search finds them: a run of hex digits is read as hex, one of
+//! base32 characters as base32, and either is read as base64 when it is
+//! not text that way.
 //!
 //! The cost stays small on text without such runs: a run of at least
 //! [`MIN_RUN`] characters always covers one of the 16-byte blocks that
@@ -290,12 +294,13 @@ fn ends_line(hay: &[u8], end: usize) -> bool {
     })
 }
 
-/// Padding after a run's last line: up to two `=`.
+/// Padding after a run's last line: up to six `=` (base64 pads to four
+/// characters with up to two, base32 to eight with up to six).
 fn padding(hay: &[u8], end: usize) -> usize {
     hay.get(end..)
         .unwrap_or_default()
         .iter()
-        .take(2)
+        .take(6)
         .take_while(|&&b| b == b'=')
         .count()
 }
@@ -361,6 +366,42 @@ fn sextet(b: u8) -> u32 {
     })
 }
 
+/// The value of a base32 character (RFC 4648: `A`-`Z`, `2`-`7`).
+fn quintet(b: u8) -> Option<u32> {
+    match b {
+        b'A'..=b'Z' => Some(u32::from(b - b'A')),
+        b'2'..=b'7' => Some(u32::from(b - b'2' + 26)),
+        _ => None,
+    }
+}
+
+/// The encodings a run is read in, in the order they are tried: its
+/// characters are all of the first ones' alphabets (hex digits are base64
+/// characters, and so are base32's), and a run that is not text in one is
+/// read in the next.
+const ENCODINGS: [Encoding; 3] = [Encoding::Hex, Encoding::Base32, Encoding::Base64];
+
+/// How a run's characters are read: `xxd -p` and `bytes.hex()` print hex,
+/// `base32` (coreutils) prints base32, the rest print base64.
+#[derive(Clone, Copy)]
+enum Encoding {
+    Hex,
+    Base32,
+    Base64,
+}
+
+impl Encoding {
+    /// The bits of `b` in this encoding, and how many, or `None` when `b`
+    /// is not one of its characters.
+    fn bits(self, b: u8) -> Option<(u32, u32)> {
+        match self {
+            Self::Hex => char::from(b).to_digit(16).map(|v| (v, 4)),
+            Self::Base32 => quintet(b).map(|v| (v, 5)),
+            Self::Base64 => Some((sextet(b), 6)),
+        }
+    }
+}
+
 /// The run decoded, if it is text: UTF-8 without control characters other
 /// than tabs and line breaks. Binary data is turned away at its first
 /// control byte, usually within a few bytes. When only the last line
@@ -373,17 +414,39 @@ fn decode_text(hay: &[u8], run: &Run) -> Option<String> {
     })
 }
 
+/// The lines decoded in the first of [`ENCODINGS`] whose alphabet holds
+/// them all and in which they are text.
 fn decode_lines(hay: &[u8], lines: &[(usize, usize)]) -> Option<String> {
     let chars: usize = lines.iter().map(|(s, e)| e - s).sum();
-    if chars < MIN_RUN || chars % 4 == 1 {
+    if chars < MIN_RUN {
+        return None;
+    }
+    ENCODINGS
+        .iter()
+        .find_map(|&encoding| decode_in(hay, lines, chars, encoding))
+}
+
+fn decode_in(
+    hay: &[u8],
+    lines: &[(usize, usize)],
+    chars: usize,
+    encoding: Encoding,
+) -> Option<String> {
+    let whole = match encoding {
+        Encoding::Hex => chars.is_multiple_of(2),
+        Encoding::Base32 => !matches!(chars % 8, 1 | 3 | 6),
+        Encoding::Base64 => chars % 4 != 1,
+    };
+    if !whole {
         return None;
     }
     let mut out = Vec::with_capacity(chars * 3 / 4);
     let (mut acc, mut bits) = (0u32, 0u32);
     for &(s, e) in lines {
         for &b in hay.get(s..e)? {
-            acc = ((acc << 6) | sextet(b)) & 0xffff;
-            bits += 6;
+            let (value, width) = encoding.bits(b)?;
+            acc = ((acc << width) | value) & 0xffff;
+            bits += width;
             if bits >= 8 {
                 bits -= 8;
                 let byte = (acc >> bits) as u8;
@@ -482,6 +545,61 @@ mod tests {
                 .to_owned(),
         ] {
             assert_eq!(decoded(&text), [FILE], "{text}");
+        }
+    }
+
+    fn hex(s: &str) -> String {
+        s.bytes().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// RFC 4648 base32, padded, as `base32` prints it.
+    fn b32(s: &str) -> String {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+        let mut out = String::new();
+        for chunk in s.as_bytes().chunks(5) {
+            let n = chunk
+                .iter()
+                .enumerate()
+                .fold(0u64, |n, (i, &b)| n | u64::from(b) << (32 - 8 * i));
+            let chars = (chunk.len() * 8).div_ceil(5);
+            for i in 0..8 {
+                out.push(if i < chars {
+                    char::from(ALPHABET[(n >> (35 - 5 * i) & 31) as usize])
+                } else {
+                    '='
+                });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn hex_and_base32_runs_are_decoded_as_their_tools_print_them() {
+        let (hex, b32) = (hex(FILE), b32(FILE));
+        assert!(b32.ends_with("======"), "{b32}");
+        for text in [
+            hex.clone(),
+            hex.to_uppercase(),
+            format!("$ xxd -p creds\n{}\n$ ", wrap(&hex, 60, "\n", "")),
+            format!("{{\"out\": \"{}\"}}", wrap(&hex, 60, "\\n", "")),
+            b32.clone(),
+            format!("$ base32 creds\n{}\n$ ", wrap(&b32, 76, "\n", "")),
+            format!("data: |\n{}\n", wrap(&b32, 64, "\n", "  ")),
+        ] {
+            assert_eq!(decoded(&text), [FILE], "{text}");
+        }
+        // The span holds base32's six `=`, so redaction leaves none.
+        let text = format!("x {} y", wrap(&b32, 76, "\n", ""));
+        let found = decode_runs(&text, &mut Budget::default());
+        let [d] = &found[..] else { panic!("{found:?}") };
+        assert_eq!(&text[d.start..d.end], wrap(&b32, 76, "\n", ""));
+        // Digests and other binary in hex or base32 are not text.
+        for text in [
+            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".repeat(2),
+            "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP".to_owned(),
+            hex[..hex.len() - 1].to_owned(),
+        ] {
+            assert!(decoded(&text).is_empty(), "{text}");
         }
     }
 
