@@ -9,13 +9,16 @@
 //!
 //! Before the words are read, what is language-independent is marked as
 //! a word of its own: an e-mail address, a link or a Git remote, a bank
-//! account or a wallet, a command in backticks, a secret file, another
-//! tool's name (an identifier in backticks or quotes, or a `snake_case`
-//! one, that is neither this tool's name nor one of its parameters), and
-//! one of the tool's own parameters. Addresses and links at the domains
-//! set aside for examples (`example.com`, `.test`, …) are not targets.
-//! The words of secrecy, overriding and triggers are read in English and
-//! in the languages most used besides; the marked parts in any language.
+//! account or a wallet (an IBAN only if its check digits hold), a command
+//! in backticks, a secret file, another tool's name (an identifier in
+//! backticks with `_`, `.` or a capital inside, or a `snake_case` word,
+//! that is neither this tool's name nor one of its fields), one of the
+//! tool's own fields, and arguments written out (`path="/"`). Addresses
+//! and links at the domains set aside for examples (`example.com`,
+//! `.test`, …), or after `e.g.` or `such as`, are not targets. The words
+//! of secrecy, overriding, triggers and moving data are read in English,
+//! German, French, Spanish, Italian, Portuguese, Russian, Chinese and
+//! Japanese; the marked parts in any language.
 
 use std::sync::LazyLock;
 
