@@ -468,6 +468,7 @@ impl FileCheck {
         }
         if self.arguments.is_empty() {
             out.extend(filter_targets(args, base, ops));
+            out.extend(revision_targets(args, base));
         }
         for (ptr, v) in found {
             match v {
@@ -522,6 +523,65 @@ fn call_dir(request: &CheckRequest, shell: bool) -> Option<(String, &str)> {
         pointer::push(&mut ptr, name);
         Some((ptr, dir))
     })
+}
+
+/// The files a Git revision argument reads (`{"revision": "HEAD:.env"}`
+/// of a Git tool's `show`, as `git show HEAD:.env` reads `.env`): the
+/// path after the first `:` of a member named as a revision, a ref or an
+/// object, at any depth.
+fn revision_targets(args: &Value, base: &str) -> Vec<Touched> {
+    const REVISION_WORDS: &[&str] = &[
+        "revision",
+        "revisions",
+        "rev",
+        "revs",
+        "ref",
+        "refs",
+        "object",
+        "objects",
+        "treeish",
+        "commitish",
+        "blob",
+        "spec",
+        "revspec",
+        "commit",
+        "sha",
+    ];
+    let found = arguments::members(args, base, &|name, _| {
+        arguments::name_words(name)
+            .last()
+            .is_some_and(|w| REVISION_WORDS.contains(&w.as_str()))
+    });
+    let mut out = Vec::new();
+    for (ptr, v) in found {
+        let items: Vec<(String, &str)> = match v {
+            Value::String(s) => vec![(ptr.clone(), s.as_str())],
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| {
+                    let mut p = ptr.clone();
+                    pointer::push_index(&mut p, i);
+                    item.as_str().map(|s| (p, s))
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (p, spec) in items {
+            if let Some((_, path)) = spec.split_once(':')
+                && !path.is_empty()
+                && !path.starts_with("//")
+            {
+                out.push(Touched {
+                    pointer: p,
+                    text: path.to_owned(),
+                    ops: OperationSet::READ,
+                    shell: None,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The files a search tool's name filters pick (Claude Code's `Grep`
