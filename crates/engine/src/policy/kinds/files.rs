@@ -471,28 +471,13 @@ impl FileCheck {
             out.extend(revision_targets(args, base));
         }
         for (ptr, v) in found {
-            match v {
-                Value::String(s) => out.push(Touched {
-                    pointer: ptr,
-                    text: s.clone(),
+            for (pointer, text) in strings_at(&ptr, v) {
+                out.push(Touched {
+                    pointer,
+                    text: text.to_owned(),
                     ops,
                     shell: None,
-                }),
-                Value::Array(items) => {
-                    for (i, item) in items.iter().enumerate() {
-                        if let Value::String(s) = item {
-                            let mut p = ptr.clone();
-                            pointer::push_index(&mut p, i);
-                            out.push(Touched {
-                                pointer: p,
-                                text: s.clone(),
-                                ops,
-                                shell: None,
-                            });
-                        }
-                    }
-                }
-                _ => {}
+                });
             }
         }
         out
@@ -554,19 +539,7 @@ fn revision_targets(args: &Value, base: &str) -> Vec<Touched> {
     });
     let mut out = Vec::new();
     for (ptr, v) in found {
-        let items: Vec<(String, &str)> = match v {
-            Value::String(s) => vec![(ptr.clone(), s.as_str())],
-            Value::Array(items) => items
-                .iter()
-                .enumerate()
-                .filter_map(|(i, item)| {
-                    let mut p = ptr.clone();
-                    pointer::push_index(&mut p, i);
-                    item.as_str().map(|s| (p, s))
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+        let items = strings_at(&ptr, v);
         for (p, spec) in items {
             if let Some((_, path)) = spec.split_once(':')
                 && !path.is_empty()
@@ -582,6 +555,24 @@ fn revision_targets(args: &Value, base: &str) -> Vec<Touched> {
         }
     }
     out
+}
+
+/// The strings of a member's value with their pointers: the value
+/// itself, or each string item of an array.
+fn strings_at<'v>(ptr: &str, v: &'v Value) -> Vec<(String, &'v str)> {
+    match v {
+        Value::String(s) => vec![(ptr.to_owned(), s.as_str())],
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| {
+                let mut p = ptr.to_owned();
+                pointer::push_index(&mut p, i);
+                item.as_str().map(|s| (p, s))
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The files a search tool's name filters pick (Claude Code's `Grep`
@@ -603,19 +594,7 @@ fn filter_targets(args: &Value, base: &str, ops: OperationSet) -> Vec<Touched> {
     });
     let mut out = Vec::new();
     for (ptr, v) in filters {
-        let items: Vec<(String, &str)> = match v {
-            Value::String(s) => vec![(ptr.clone(), s.as_str())],
-            Value::Array(items) => items
-                .iter()
-                .enumerate()
-                .filter_map(|(i, item)| {
-                    let mut p = ptr.clone();
-                    pointer::push_index(&mut p, i);
-                    item.as_str().map(|s| (p, s))
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+        let items = strings_at(&ptr, v);
         for (p, filter) in items {
             // `a,b` and `{a,b}` list several filters.
             let list: Vec<&str> = match filter.strip_prefix('{').and_then(|f| f.strip_suffix('}')) {
