@@ -794,6 +794,24 @@ pub(super) fn directive(text: &str, own: &Own<'_>, is_name: bool) -> Option<&'st
     let Some(rules) = rules() else {
         return Some(UNAVAILABLE);
     };
+    directive_in(text, own, is_name, &rules).or_else(|| {
+        // Look-alike letters (`dо nоt tеll` with Cyrillic `о`, `е`) read
+        // as the ASCII letters they imitate, in a second reading: the
+        // first keeps the scripts the words of other languages are in.
+        (!text.is_ascii())
+            .then(|| {
+                let mut folded = String::with_capacity(text.len());
+                for c in text.chars() {
+                    crate::view::push_folded(c, &mut folded);
+                }
+                folded
+            })
+            .filter(|folded| folded != text)
+            .and_then(|folded| directive_in(&folded, own, is_name, &rules))
+    })
+}
+
+fn directive_in(text: &str, own: &Own<'_>, is_name: bool, rules: &Rules) -> Option<&'static str> {
     // Secrecy is read on the text as written too: `visible_to_user` is
     // not another tool's name.
     if sentences(text).iter().any(|s| hides(s, rules.patterns)) {
@@ -803,7 +821,7 @@ pub(super) fn directive(text: &str, own: &Own<'_>, is_name: bool) -> Option<&'st
     if is_name {
         return sentences
             .first()
-            .and_then(|name| name_directive(name, own, &rules));
+            .and_then(|name| name_directive(name, own, rules));
     }
     let works = |words: &[&str]| {
         words
@@ -863,8 +881,8 @@ pub(super) fn directive(text: &str, own: &Own<'_>, is_name: bool) -> Option<&'st
             Some(next) => format!("{first}{}", next.trim_start()),
             None => first.clone(),
         };
-        let one = parts(first, own, &rules);
-        let two = parts(&window, own, &rules);
+        let one = parts(first, own, rules);
+        let two = parts(&window, own, rules);
         let found = judge(&one, &one)
             .or_else(|| judge(&one, &two))
             .filter(excused);

@@ -541,8 +541,12 @@ fn revision_targets(args: &Value, base: &str) -> Vec<Touched> {
     for (ptr, v) in found {
         let items = strings_at(&ptr, v);
         for (p, spec) in items {
-            if let Some((_, path)) = spec.split_once(':')
+            // A revision is one word (`HEAD`, `origin/main`, `:` for the
+            // index); "fix: rotate .env" is a message, not a revision.
+            if let Some((rev, path)) = spec.split_once(':')
+                && !rev.contains(char::is_whitespace)
                 && !path.is_empty()
+                && !path.starts_with(char::is_whitespace)
                 && !path.starts_with("//")
             {
                 out.push(Touched {
