@@ -71,16 +71,20 @@ struct RegexEntry {
     /// ([`pattern::guard`]), relaxed ([`pattern::relax`]); run anchored at
     /// their occurrences.
     guard: Option<pattern::Exact>,
-    /// With a guard: once [`GUARD_DFA_AFTER`] occurrences of its literals
-    /// have been seen, the guard as a DFA that turns most occurrences away
-    /// cheaply ([`pattern::guard_dfa`]). Built then, not at load: it takes
+    /// A pattern found by its prefix literals: the pattern relaxed, from
+    /// which its quick DFA is built like a guard's.
+    prefixed: Option<Hir>,
+    /// With a guard or prefix literals: once [`GUARD_DFA_AFTER`]
+    /// occurrences of its literals have been seen, the guard (or the
+    /// prefixed pattern) as a DFA that turns most occurrences away cheaply
+    /// ([`pattern::guard_dfa`]). Built then, not at load: it takes
     /// a millisecond or two, which a policy whose guards never meet their
     /// literals should not pay, nor a hook that meets a few (each costs
     /// the regex a microsecond or less).
     guard_dfa: OnceLock<Option<Box<GuardDfa>>>,
     /// Occurrences of the guard's literals seen before its DFA was built.
     met: Met,
-    /// With a guard: the ids of its literals in the stage's filter.
+    /// With a guard or prefix literals: their ids in the stage's filter.
     guard_literals: std::ops::Range<u32>,
     /// With a guard: the characters a match can hold before it
     /// ([`pattern::Guard::head`]), sorted ranges.
@@ -145,7 +149,11 @@ impl RegexEntry {
     fn guard_dfa(&self, literals: &LiteralSet) -> Option<&GuardDfa> {
         self.guard_dfa
             .get_or_init(|| {
-                let dfa = pattern::guard_dfa(self.guard.as_ref()?.hir())?;
+                let hir = match &self.guard {
+                    Some(guard) => guard.hir(),
+                    None => self.prefixed.as_ref()?,
+                };
+                let dfa = pattern::guard_dfa(hir)?;
                 let after = self
                     .guard_literals
                     .clone()
@@ -579,6 +587,7 @@ impl MatcherBuilder {
                     .and_then(|d| d.focus),
                 single_line: plan.single_line,
                 guard: None,
+                prefixed: None,
                 guard_dfa: OnceLock::new(),
                 met: Met::default(),
                 guard_literals: 0..0,
@@ -600,7 +609,8 @@ impl MatcherBuilder {
                 };
             match &plan.find {
                 Find::Prefix { literals, folded } => {
-                    index(literals, *folded, Target::Prefix { regex });
+                    entry.prefixed = Some(pattern::relax(hir));
+                    entry.guard_literals = index(literals, *folded, Target::Prefix { regex });
                 }
                 Find::Guard {
                     literals,
@@ -731,6 +741,17 @@ impl StageMatcher {
                     let entry = &self.regexes[regex as usize];
                     if !sink.wants(entry.check) {
                         return;
+                    }
+                    // Most occurrences of a prefix are not followed by the
+                    // rest of a match, and its DFA says so within a few
+                    // bytes, without a regex search.
+                    if let Some(quick) = entry.guard_dfa_in_use(&self.literals)
+                        && let Some(left) = guard_budget.checked_sub(QUICK_GUARD_BYTES)
+                    {
+                        guard_budget = left;
+                        if quick.dies(&self.literals, literal, hay, start, QUICK_GUARD_BYTES) {
+                            return;
+                        }
                     }
                     let input = Input::new(hay)
                         .span(start..hay.len())
@@ -1236,6 +1257,54 @@ mod tests {
         b.build().unwrap()
     }
 
+    /// Patterns found by their prefix literals, each confirmed by a DFA
+    /// of the whole pattern before its regex: Unicode and ASCII word
+    /// boundaries, case folding, classes of white space beyond ASCII.
+    const PREFIXED: &[&str] = &[
+        r"\b(?i:you)\s+(?i:are)\s+(?i:now)\b",
+        r"\bAKIA[0-9A-Z]{16}\b",
+        r"(?i)ignore\s+(?:all\s+)?previous\s+instructions",
+        r"(?-u:\b)sk-[A-Za-z0-9]{8}(?-u:\b)",
+        r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
+    ];
+
+    fn prefixed_matcher() -> StageMatcher {
+        let mut b = MatcherBuilder::default();
+        for (i, p) in PREFIXED.iter().enumerate() {
+            b.add_pattern(i as u32, pattern::parse(p).unwrap());
+        }
+        let m = b.build().unwrap();
+        assert!(
+            m.regexes.iter().all(|e| e.prefixed.is_some()),
+            "each is found by its prefix"
+        );
+        m
+    }
+
+    #[test]
+    fn a_prefix_is_turned_away_by_its_dfa_once_met_often() {
+        let m = prefixed_matcher();
+        let text = "you see, you are now free; you\u{a0}ARE  now. AKIA0123456789ABCDEF \
+                    AKIA0123, sk-abcd1234 sk-abcd12345";
+        let want = naive(PREFIXED, text);
+        assert_eq!(want.len(), 4, "{want:?}");
+        assert_eq!(scan(&m, text), want);
+        assert!(m.regexes[0].guard_dfa.get().is_some(), "three occurrences: the DFA");
+        assert!(
+            m.regexes[0].guard_dfa(&m.literals).is_some_and(|quick| {
+                let at = text.find("you see").unwrap();
+                let literal = m.regexes[0]
+                    .guard_literals
+                    .clone()
+                    .find(|&l| m.literals.bytes(l).is_some_and(|b| b.starts_with(b"you")))
+                    .unwrap();
+                quick.dies(&m.literals, literal, text.as_bytes(), at, QUICK_GUARD_BYTES)
+            }),
+            "`you see` dies in the DFA"
+        );
+        assert_eq!(scan(&m, text), want, "the same with the DFA");
+    }
+
     #[test]
     fn a_guard_is_built_as_a_dfa_once_its_literals_are_met_often() {
         let m = guarded_matcher();
@@ -1386,6 +1455,25 @@ mod tests {
             let text: String = parts.concat();
             let m = guarded_matcher();
             proptest::prop_assert_eq!(scan(&m, &text), naive(GUARDED, &text), "{:?}", text);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn prefixed_patterns_agree_with_a_whole_search(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "you", "You", "YOU", " ", "\t", "\u{a0}", "\u{3000}", "are", "aRe", "now",
+                "nowhere", "\u{e9}", "_", "AKIA", "ABCDEFGH", "01234567", "sk-", "abcd1234",
+                "-----BEGIN ", "RSA ", "PRIVATE KEY-----", "ignore", "IGNORE", "all",
+                "previous", "in\u{17F}tructions", "instructions", "x", "\n", "-",
+            ]), 0..24)
+        ) {
+            let text: String = parts.concat();
+            let m = prefixed_matcher();
+            // Three times: the DFA is built after the first occurrences.
+            for _ in 0..3 {
+                proptest::prop_assert_eq!(scan(&m, &text), naive(PREFIXED, &text), "{:?}", text);
+            }
         }
     }
 
