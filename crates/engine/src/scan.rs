@@ -172,12 +172,10 @@ impl RegexEntry {
             .as_deref()
     }
 
-    /// [`Self::guard_dfa`] once the guard's literals have been met
-    /// [`GUARD_DFA_AFTER`] times (this one counted); `None` before.
-    fn guard_dfa_in_use(&self, literals: &LiteralSet) -> Option<&GuardDfa> {
-        if self.guard_dfa.get().is_none()
-            && self.met.0.fetch_add(1, Ordering::Relaxed) < GUARD_DFA_AFTER
-        {
+    /// [`Self::guard_dfa`] once the literals have been met `after` times
+    /// (this one counted); `None` before.
+    fn guard_dfa_in_use(&self, literals: &LiteralSet, after: u32) -> Option<&GuardDfa> {
+        if self.guard_dfa.get().is_none() && self.met.0.fetch_add(1, Ordering::Relaxed) < after {
             return None;
         }
         self.guard_dfa(literals)
@@ -452,6 +450,13 @@ impl Clone for Met {
         Self(AtomicU32::new(self.0.load(Ordering::Relaxed)))
     }
 }
+
+/// How many occurrences of a prefix are confirmed by the regex alone
+/// before the pattern's DFA is built. An anchored search from a prefix
+/// costs tens of nanoseconds, the DFA a millisecond or two to build: it
+/// pays for itself only over thousands (a phrase whose first word is
+/// common). Two in the tests, as [`GUARD_DFA_AFTER`].
+const PREFIX_DFA_AFTER: u32 = if cfg!(test) { 2 } else { 1 << 14 };
 
 /// Anchored guard searches may read this many times the string's length
 /// before guarded patterns fall back to their gate.
@@ -745,7 +750,7 @@ impl StageMatcher {
                     // Most occurrences of a prefix are not followed by the
                     // rest of a match, and its DFA says so within a few
                     // bytes, without a regex search.
-                    if let Some(quick) = entry.guard_dfa_in_use(&self.literals)
+                    if let Some(quick) = entry.guard_dfa_in_use(&self.literals, PREFIX_DFA_AFTER)
                         && let Some(left) = guard_budget.checked_sub(QUICK_GUARD_BYTES)
                     {
                         guard_budget = left;
@@ -774,7 +779,7 @@ impl StageMatcher {
                     }
                     // Most occurrences are not followed by the rest of the
                     // guard, and the DFA says so within a few bytes.
-                    if let Some(guard) = entry.guard_dfa_in_use(&self.literals)
+                    if let Some(guard) = entry.guard_dfa_in_use(&self.literals, GUARD_DFA_AFTER)
                         && let Some(left) = guard_budget.checked_sub(QUICK_GUARD_BYTES)
                     {
                         guard_budget = left;
@@ -1289,7 +1294,10 @@ mod tests {
         let want = naive(PREFIXED, text);
         assert_eq!(want.len(), 4, "{want:?}");
         assert_eq!(scan(&m, text), want);
-        assert!(m.regexes[0].guard_dfa.get().is_some(), "three occurrences: the DFA");
+        assert!(
+            m.regexes[0].guard_dfa.get().is_some(),
+            "three occurrences: the DFA"
+        );
         assert!(
             m.regexes[0].guard_dfa(&m.literals).is_some_and(|quick| {
                 let at = text.find("you see").unwrap();
