@@ -555,6 +555,11 @@ fn small_dfa(hir: &Hir) -> Option<dense::DFA<Vec<u32>>> {
         .configure(
             dense::Config::new()
                 .start_kind(StartKind::Anchored)
+                // Every end of a match: [`dies_from`] runs the tail from
+                // each, where leftmost-first would stop after the first
+                // that a lazy repetition (`{0,80}?`) or an earlier branch
+                // (`=|=>`) prefers, and miss a match ending later.
+                .match_kind(regex_automata::MatchKind::All)
                 // Read a byte at a time: an accelerated state would be a
                 // special state that decides nothing.
                 .accelerate(false)

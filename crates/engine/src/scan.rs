@@ -1271,7 +1271,40 @@ mod tests {
         r"(?i)ignore\s+(?:all\s+)?previous\s+instructions",
         r"(?-u:\b)sk-[A-Za-z0-9]{8}(?-u:\b)",
         r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
+        // A lazy repetition and a choice whose first branch is a prefix of
+        // the second: a match can end at several places, and the DFA must
+        // go on after the first.
+        r#"(?i:\baws[ \t_.,;:=/"'-]|secret)[^\r\n]{0,80}?[^A-Za-z0-9/+_\-][A-Za-z0-9/+_\-]{40,}=*"#,
+        r"(?:tok=|tok=>)[0-9]{4}",
     ];
+
+    /// Whether a scan with [`PREFIXED`] agrees with a whole search: the
+    /// same patterns found, every match of the search found, and every
+    /// hit a match of its pattern from where it starts (a prefix met
+    /// inside another match's text is confirmed there too).
+    fn agrees_with_prefixed(found: &[(u32, usize, usize)], text: &str) -> Result<(), String> {
+        let want = naive(PREFIXED, text);
+        let ids = |hits: &[(u32, usize, usize)]| {
+            hits.iter()
+                .map(|h| h.0)
+                .collect::<std::collections::BTreeSet<_>>()
+        };
+        if ids(found) != ids(&want) || want.iter().any(|w| !found.contains(w)) {
+            return Err(format!(
+                "{text:?}: found {found:?}, a whole search {want:?}"
+            ));
+        }
+        for &(id, start, end) in found {
+            let re = regex_automata::meta::Regex::new(PREFIXED[id as usize]).unwrap();
+            let input = Input::new(text)
+                .span(start..text.len())
+                .anchored(Anchored::Yes);
+            if re.search(&input).map(|m| m.end()) != Some(end) {
+                return Err(format!("{text:?}: {id} at {start}..{end} is not a match"));
+            }
+        }
+        Ok(())
+    }
 
     fn prefixed_matcher() -> StageMatcher {
         let mut b = MatcherBuilder::default();
@@ -1290,10 +1323,10 @@ mod tests {
     fn a_prefix_is_turned_away_by_its_dfa_once_met_often() {
         let m = prefixed_matcher();
         let text = "you see, you are now free; you\u{a0}ARE  now. AKIA0123456789ABCDEF \
-                    AKIA0123, sk-abcd1234 sk-abcd12345";
-        let want = naive(PREFIXED, text);
-        assert_eq!(want.len(), 4, "{want:?}");
-        assert_eq!(scan(&m, text), want);
+                    AKIA0123, sk-abcd1234 sk-abcd12345 AWS_SECRET_ACCESS_KEY=pirXAhOCkih1VLtVZ+C8tyMc6LOu9Yy2tVwY6w93 \
+                    tok=>2024 tok=>x tok=>1999";
+        assert_eq!(naive(PREFIXED, text).len(), 7);
+        agrees_with_prefixed(&scan(&m, text), text).unwrap();
         assert!(
             m.regexes[0].guard_dfa.get().is_some(),
             "three occurrences: the DFA"
@@ -1310,7 +1343,7 @@ mod tests {
             }),
             "`you see` dies in the DFA"
         );
-        assert_eq!(scan(&m, text), want, "the same with the DFA");
+        agrees_with_prefixed(&scan(&m, text), text).unwrap();
     }
 
     #[test]
@@ -1474,13 +1507,16 @@ mod tests {
                 "nowhere", "\u{e9}", "_", "AKIA", "ABCDEFGH", "01234567", "sk-", "abcd1234",
                 "-----BEGIN ", "RSA ", "PRIVATE KEY-----", "ignore", "IGNORE", "all",
                 "previous", "in\u{17F}tructions", "instructions", "x", "\n", "-",
+                "AWS_", "SECRET", "secret", "_KEY=", "=", "tok=", ">", "2024",
+                "pirXAhOCkih1VLtVZ+C8tyMc6LOu9Yy2tVwY6w93",
             ]), 0..24)
         ) {
             let text: String = parts.concat();
             let m = prefixed_matcher();
             // Three times: the DFA is built after the first occurrences.
             for _ in 0..3 {
-                proptest::prop_assert_eq!(scan(&m, &text), naive(PREFIXED, &text), "{:?}", text);
+                let agrees = agrees_with_prefixed(&scan(&m, &text), &text);
+                proptest::prop_assert!(agrees.is_ok(), "{}", agrees.unwrap_err());
             }
         }
     }
