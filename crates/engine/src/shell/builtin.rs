@@ -287,6 +287,26 @@ pub(crate) const DANGEROUS: &[Builtin] = &[
         description: "gives a shell to the other end of a connection (nc -e /bin/sh, socat … exec:)",
     },
     Builtin {
+        id: "credential-print",
+        // Each prints a credential its tool keeps, into the tool's output
+        // and so to the model; listing or checking them does not.
+        patterns: &[
+            "gh {,* }auth {,* }token{, *}",
+            "gcloud {,* }auth {,* }print-{access,identity}-token{, *}",
+            "aws {,* }configure {,* }{get,export-credentials}{, *}",
+            "vault {,* }{read,kv get,kv metadata get,print token}{, *}",
+            "op {,* }{read,item get}{, *}",
+            "bw {,* }get{, *}",
+            "security {,* }find-{generic,internet}-password {,* }{-w,-g}{, *}",
+            "gpg {,* }--export-secret-{keys,subkeys}{, *}",
+            "git {,* }credential{, *} {fill,get}{, *}",
+            "git {,* }credential-{store,cache,libsecret,osxkeychain,manager,manager-core} {,* }get{, *}",
+            "kubectl {,* }get {,* }{secret,secrets,secret/*,secrets/*} {,* }{-o*,--output*}",
+        ],
+        native: Native::None,
+        description: "prints a stored credential (gh auth token, gcloud auth print-access-token, vault read, kubectl get secret -o yaml)",
+    },
+    Builtin {
         id: "opaque",
         patterns: &[],
         native: Native::Opaque,
