@@ -82,7 +82,7 @@ pub(crate) fn is_filter_name(name: &str) -> bool {
 }
 
 /// How deep members are looked for.
-const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// The words of a member name, lowercased.
 pub(crate) fn name_words(name: &str) -> Vec<String> {
@@ -127,6 +127,146 @@ pub(crate) fn is_command_name(name: &str, top: bool) -> bool {
     let joined = words.join(" ");
     matches!(joined.as_str(), "command line" | "cmd line")
         || (top && TOP_COMMAND_NAMES.contains(&joined.as_str()))
+}
+
+/// Names of members that may hold a call's arguments as JSON text (by
+/// their words, [`name_words`]).
+const JSON_TEXT_NAMES: &[&str] = &[
+    "arguments",
+    "args",
+    "arg",
+    "params",
+    "parameters",
+    "input",
+    "tool input",
+    "tool args",
+    "tool arguments",
+    "kwargs",
+];
+
+/// The longest JSON text read for the arguments it holds.
+const MAX_JSON_TEXT: usize = 1 << 20;
+
+/// How many times JSON text inside JSON text is read.
+const MAX_JSON_TEXT_DEPTH: usize = 4;
+
+/// Arguments written as JSON text, parsed: `args` itself when it is a
+/// string holding a JSON object or array (OpenAI's function calls carry
+/// their arguments so), and its members named as arguments (`arguments`,
+/// `params`, `input`, …) that hold one (a tool that calls another, such as
+/// `use_mcp_tool`), again inside those, each with the pointer (under
+/// `base`) of the string it was read from. A text with a repeated key is
+/// read twice, with the first value and with the last, since parsers
+/// disagree on which counts.
+pub(crate) fn json_texts(args: &Value, base: &str) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    let mut todo: Vec<(String, std::borrow::Cow<'_, Value>, usize)> =
+        vec![(base.to_owned(), std::borrow::Cow::Borrowed(args), 0)];
+    while let Some((ptr, value, depth)) = todo.pop() {
+        let mut texts: Vec<(String, &str)> = Vec::new();
+        match value.as_ref() {
+            Value::String(s) => texts.push((ptr.clone(), s)),
+            Value::Object(map) => {
+                for (name, v) in map {
+                    if let Value::String(s) = v
+                        && JSON_TEXT_NAMES.contains(&name_words(name).join(" ").as_str())
+                    {
+                        let mut p = ptr.clone();
+                        // Inside a text, the place is the outermost string.
+                        if depth == 0 {
+                            pointer::push(&mut p, name);
+                        }
+                        texts.push((p, s));
+                    }
+                }
+            }
+            _ => {}
+        }
+        for (p, text) in texts {
+            let t = text.trim_start();
+            if !(t.starts_with('{') || t.starts_with('[')) || text.len() > MAX_JSON_TEXT {
+                continue;
+            }
+            let Ok(parsed) = serde_json::from_str::<Value>(text) else {
+                continue;
+            };
+            let mut readings = vec![parsed];
+            if crate::input::dupkeys::find_repeated(text).is_some()
+                && let Ok(FirstWins(first)) = serde_json::from_str::<FirstWins>(text)
+            {
+                readings.push(first);
+            }
+            for reading in readings {
+                if depth + 1 < MAX_JSON_TEXT_DEPTH {
+                    todo.push((
+                        p.clone(),
+                        std::borrow::Cow::Owned(reading.clone()),
+                        depth + 1,
+                    ));
+                }
+                out.push((p.clone(), reading));
+            }
+        }
+    }
+    out
+}
+
+/// A JSON value whose objects keep the first value of a repeated key
+/// (`serde_json` keeps the last).
+struct FirstWins(Value);
+
+impl<'de> serde::Deserialize<'de> for FirstWins {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(FirstWinsVisitor).map(FirstWins)
+    }
+}
+
+struct FirstWinsVisitor;
+
+impl<'de> serde::de::Visitor<'de> for FirstWinsVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(FirstWins(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some((k, FirstWins(v))) = map.next_entry::<String, FirstWins>()? {
+            out.entry(k).or_insert(v);
+        }
+        Ok(Value::Object(out))
+    }
 }
 
 /// The members of `value` (an object, at any depth through objects and
@@ -180,6 +320,46 @@ pub(crate) fn members<'v>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_written_as_json_text_are_read_with_every_value_of_a_repeated_key() {
+        let args = serde_json::json!({
+            "tool_name": "read_file",
+            "arguments": r#"{"path": "/a", "path": "/b", "params": "{\"cmd\": \"x\"}"}"#,
+            "content": r#"{"path": "/c"}"#,
+        });
+        let texts = json_texts(&args, "/tool/arguments");
+        let paths: Vec<(&str, Option<&str>)> = texts
+            .iter()
+            .map(|(p, v)| (p.as_str(), v.get("path").and_then(Value::as_str)))
+            .collect();
+        // The last value and the first, then the text inside the text (at
+        // the outer string); `content` is not a name for arguments.
+        assert_eq!(
+            paths,
+            [
+                ("/tool/arguments/arguments", Some("/b")),
+                ("/tool/arguments/arguments", Some("/a")),
+                ("/tool/arguments/arguments", None),
+                ("/tool/arguments/arguments", None),
+            ]
+        );
+        assert_eq!(texts[3].1, serde_json::json!({"cmd": "x"}));
+        let bare = json_texts(&Value::String("[1, {\"k\": 2}]".into()), "/tool/arguments");
+        assert_eq!(
+            bare,
+            [(
+                "/tool/arguments".to_owned(),
+                serde_json::json!([1, {"k": 2}])
+            )]
+        );
+        for not_json in ["plain text", "{not json", "\"quoted\"", "42"] {
+            assert!(
+                json_texts(&Value::String(not_json.into()), "").is_empty(),
+                "{not_json}"
+            );
+        }
+    }
 
     #[test]
     fn names_are_read_by_their_words() {

@@ -95,12 +95,18 @@ fn runs_shell(cx: &Context<'_>, tools: &ToolMatcher) -> (bool, bool) {
     {
         return (true, true);
     }
-    let by_member = match &tool.arguments {
-        Some(Value::Object(args)) => args
-            .iter()
-            .any(|(name, v)| arguments::is_command_name(name, false) && !v.is_null()),
-        _ => false,
+    let has_command = |args: &Value| {
+        args.as_object().is_some_and(|map| {
+            map.iter()
+                .any(|(name, v)| arguments::is_command_name(name, false) && !v.is_null())
+        })
     };
+    let by_member = tool.arguments.as_ref().is_some_and(|args| {
+        has_command(args)
+            || arguments::json_texts(args, "")
+                .iter()
+                .any(|(_, inner)| has_command(inner))
+    });
     (by_member, false)
 }
 
@@ -261,40 +267,25 @@ pub(super) fn shell_lines(cx: &Context<'_>, tools: &ToolMatcher) -> Vec<(String,
             if !shell {
                 return out;
             }
+            let base = "/tool/arguments";
             match &tool.arguments {
                 // A bare string is the line itself.
                 Some(Value::String(s)) if named => {
-                    out.push(("/tool/arguments".to_owned(), s.clone()));
+                    out.push((base.to_owned(), s.clone()));
                 }
-                Some(Value::Object(args)) => {
-                    // `{"command": "rm", "args": ["-rf", "/"]}` is one line.
-                    if let (Some(Value::String(cmd)), Some(Value::Array(rest))) = (
-                        args.get("command").or_else(|| args.get("cmd")),
-                        args.get("args").or_else(|| args.get("argv")),
-                    ) {
-                        let mut words = vec![Value::String(cmd.clone())];
-                        words.extend(rest.iter().cloned());
-                        push_line(&mut out, "/tool/arguments".to_owned(), &Value::Array(words));
-                    }
-                    let found = arguments::members(
-                        tool.arguments.as_ref().unwrap_or(&Value::Null),
-                        "/tool/arguments",
-                        &|name, depth| arguments::is_command_name(name, depth == 0 && named),
-                    );
-                    for (p, v) in found {
-                        // A tool named only by its member: a patch given as
-                        // its `command` (Codex's `apply_patch`) is data, whose
-                        // files the file checks read as a patch.
-                        if !named
-                            && v.as_str()
-                                .is_some_and(|s| s.trim_start().starts_with("*** Begin Patch"))
-                        {
-                            continue;
-                        }
-                        push_line(&mut out, p, v);
-                    }
-                }
+                Some(args @ Value::Object(_)) => object_lines(args, base, named, &mut out),
                 _ => {}
+            }
+            // Arguments written as JSON text, read for what they hold and
+            // located at the string.
+            for (ptr, inner) in tool
+                .arguments
+                .iter()
+                .flat_map(|a| arguments::json_texts(a, base))
+            {
+                let mut lines = Vec::new();
+                object_lines(&inner, &ptr, named, &mut lines);
+                out.extend(lines.into_iter().map(|(_, line)| (ptr.clone(), line)));
             }
         }
         Stage::Action => {
@@ -353,6 +344,38 @@ pub(super) fn shell_lines(cx: &Context<'_>, tools: &ToolMatcher) -> Vec<(String,
 
 /// A string is a line; an array of strings is an argv, joined with spaces
 /// after quoting each word so that the parser sees the same words.
+/// The lines of a shell tool's arguments `args` (an object, at `base`);
+/// `named`: the tool is a shell by its name.
+fn object_lines(args: &Value, base: &str, named: bool, out: &mut Vec<(String, String)>) {
+    let Value::Object(map) = args else {
+        return;
+    };
+    // `{"command": "rm", "args": ["-rf", "/"]}` is one line.
+    if let (Some(Value::String(cmd)), Some(Value::Array(rest))) = (
+        map.get("command").or_else(|| map.get("cmd")),
+        map.get("args").or_else(|| map.get("argv")),
+    ) {
+        let mut words = vec![Value::String(cmd.clone())];
+        words.extend(rest.iter().cloned());
+        push_line(out, base.to_owned(), &Value::Array(words));
+    }
+    let found = arguments::members(args, base, &|name, depth| {
+        arguments::is_command_name(name, depth == 0 && named)
+    });
+    for (p, v) in found {
+        // A tool named only by its member: a patch given as its `command`
+        // (Codex's `apply_patch`) is data, whose files the file checks read
+        // as a patch.
+        if !named
+            && v.as_str()
+                .is_some_and(|s| s.trim_start().starts_with("*** Begin Patch"))
+        {
+            continue;
+        }
+        push_line(out, p, v);
+    }
+}
+
 fn push_line(out: &mut Vec<(String, String)>, ptr: String, v: &Value) {
     // A member named in the plural (`commands`) holds lines, one each.
     let plural = ptr.rsplit('/').next().is_some_and(|name| {

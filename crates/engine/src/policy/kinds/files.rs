@@ -441,11 +441,32 @@ impl FileCheck {
         let Some(args) = tool.arguments.as_ref() else {
             return Vec::new();
         };
+        let ops = operation_of_tool(&tool.name);
+        let mut out = self.targets_in(args, base, ops);
+        // Arguments written as JSON text (OpenAI's function calls carry
+        // them as a string; a tool that calls another, such as
+        // `use_mcp_tool`, passes the inner call's as one) are read for
+        // what they hold, located at the string.
+        for (ptr, inner) in arguments::json_texts(args, base) {
+            out.extend(
+                self.targets_in(&inner, &ptr, ops)
+                    .into_iter()
+                    .map(|t| Touched {
+                        pointer: ptr.clone(),
+                        ..t
+                    }),
+            );
+        }
+        out
+    }
+
+    /// The files the arguments `args` (at `base`) of a tool doing `ops`
+    /// name.
+    fn targets_in(&self, args: &Value, base: &str, ops: OperationSet) -> Vec<Touched> {
         let mut out = patch_targets(args, base);
         if !args.is_object() {
             return out;
         }
-        let ops = operation_of_tool(&tool.name);
         let mut found: Vec<(String, &Value)> = Vec::new();
         if self.arguments.is_empty() {
             found = arguments::members(args, base, &|name, _| arguments::is_path_name(name));
@@ -469,6 +490,7 @@ impl FileCheck {
         if self.arguments.is_empty() {
             out.extend(filter_targets(args, base, ops));
             out.extend(revision_targets(args, base));
+            out.extend(file_url_targets(args, base));
         }
         for (ptr, v) in found {
             for (pointer, text) in strings_at(&ptr, v) {
@@ -508,6 +530,42 @@ fn call_dir(request: &CheckRequest, shell: bool) -> Option<(String, &str)> {
         pointer::push(&mut ptr, name);
         Some((ptr, dir))
     })
+}
+
+/// The files `file:` URLs in the arguments name, in members of any name
+/// and depth (`{"url": "file:///home/u/.ssh/id_rsa"}` of a fetch or
+/// browser tool): each is read.
+fn file_url_targets(args: &Value, base: &str) -> Vec<Touched> {
+    let mut out = Vec::new();
+    let mut stack = vec![(base.to_owned(), args, 0)];
+    while let Some((ptr, v, depth)) = stack.pop() {
+        match v {
+            Value::String(s) if s.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("file:")) => {
+                out.push(Touched {
+                    pointer: ptr,
+                    text: s.clone(),
+                    ops: OperationSet::READ,
+                    shell: None,
+                });
+            }
+            Value::Object(map) if depth < arguments::MAX_DEPTH => {
+                for (name, child) in map {
+                    let mut p = ptr.clone();
+                    pointer::push(&mut p, name);
+                    stack.push((p, child, depth + 1));
+                }
+            }
+            Value::Array(items) if depth < arguments::MAX_DEPTH => {
+                for (i, child) in items.iter().enumerate() {
+                    let mut p = ptr.clone();
+                    pointer::push_index(&mut p, i);
+                    stack.push((p, child, depth + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The files a Git revision argument reads (`{"revision": "HEAD:.env"}`
