@@ -169,6 +169,7 @@ pub(crate) fn json_texts(args: &Value, base: &str) -> Vec<(String, Value)> {
             Value::Object(map) => {
                 for (name, v) in map {
                     if let Value::String(s) = v
+                        && opens_json(s)
                         && JSON_TEXT_NAMES.contains(&name_words(name).join(" ").as_str())
                     {
                         let mut p = ptr.clone();
@@ -183,8 +184,7 @@ pub(crate) fn json_texts(args: &Value, base: &str) -> Vec<(String, Value)> {
             _ => {}
         }
         for (p, text) in texts {
-            let t = text.trim_start();
-            if !(t.starts_with('{') || t.starts_with('[')) || text.len() > MAX_JSON_TEXT {
+            if !opens_json(text) || text.len() > MAX_JSON_TEXT {
                 continue;
             }
             let Ok(parsed) = serde_json::from_str::<Value>(text) else {
@@ -209,6 +209,11 @@ pub(crate) fn json_texts(args: &Value, base: &str) -> Vec<(String, Value)> {
         }
     }
     out
+}
+
+/// Whether `text` starts (after white space) as a JSON object or array.
+fn opens_json(text: &str) -> bool {
+    text.trim_start().starts_with(['{', '['])
 }
 
 /// A JSON value whose objects keep the first value of a repeated key
