@@ -46,6 +46,8 @@ const DEFAULT_TOOLS: &[&str] = &[
     "run_shell*",
     "powershell*",
     "cmd",
+    // Desktop Commander's input to a process it started (a shell, often).
+    "interact_with_process",
 ];
 
 /// The tools whose arguments are shell lines: `tools`, or [`DEFAULT_TOOLS`]
