@@ -491,6 +491,7 @@ impl FileCheck {
             out.extend(filter_targets(args, base, ops));
             out.extend(revision_targets(args, base));
             out.extend(file_url_targets(args, base));
+            out.extend(code_literal_targets(args, base));
         }
         for (ptr, v) in found {
             for (pointer, text) in strings_at(&ptr, v) {
@@ -530,6 +531,76 @@ fn call_dir(request: &CheckRequest, shell: bool) -> Option<(String, &str)> {
         pointer::push(&mut ptr, name);
         Some((ptr, dir))
     })
+}
+
+/// The files quoted in code a tool runs: in a member at any depth whose
+/// last word is `code`, `script`, `source`, `program` or `snippet`
+/// (`execute_code {"code": "print(open('/home/u/.ssh/id_rsa').read())"}`),
+/// each quoted string (`'…'`, `"…"` or `` `…` `` on one line) that looks
+/// like a path (no blank, holding a `/` or starting with `.` or `~`) is a
+/// file the code reads. What code does with a path cannot be told; a read
+/// is what the checks that protect files from being read need, and taking
+/// every path as written to would ask about every output file.
+fn code_literal_targets(args: &Value, base: &str) -> Vec<Touched> {
+    const CODE_WORDS: &[&str] = &["code", "script", "source", "program", "snippet"];
+    let members = arguments::members(args, base, &|name, _| {
+        arguments::name_words(name)
+            .last()
+            .is_some_and(|w| CODE_WORDS.contains(&w.as_str()))
+    });
+    let mut out = Vec::new();
+    for (ptr, v) in members {
+        for (pointer, code) in strings_at(&ptr, v) {
+            for literal in quoted_paths(code) {
+                out.push(Touched {
+                    pointer: pointer.clone(),
+                    text: literal.to_owned(),
+                    ops: OperationSet::READ,
+                    shell: None,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The quoted strings of `code` that look like paths ([`code_literal_targets`]).
+fn quoted_paths(code: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in code.lines() {
+        let mut rest = line;
+        while let Some(open) = rest.find(['\'', '"', '`']) {
+            let quote = rest[open..].chars().next().unwrap_or('"');
+            let body = &rest[open + 1..];
+            // The closing quote: the next one not after a backslash.
+            let mut end = None;
+            let mut escaped = false;
+            for (i, c) in body.char_indices() {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == quote {
+                    end = Some(i);
+                    break;
+                }
+            }
+            let Some(end) = end else {
+                break;
+            };
+            let literal = &body[..end];
+            if !literal.is_empty()
+                && literal.len() <= 4096
+                && !literal.contains(char::is_whitespace)
+                && !literal.contains("://")
+                && (literal.contains('/') || literal.starts_with(['.', '~']))
+            {
+                out.push(literal);
+            }
+            rest = &body[end + 1..];
+        }
+    }
+    out
 }
 
 /// The files `file:` URLs in the arguments name, in members of any name
@@ -1256,6 +1327,17 @@ mod tests {
         assert!(names("--- a\n+++ b\ntext\n").is_empty());
         assert!(names("the --- and +++ lines, @@ too").is_empty());
         assert!(is_unified_diff(git) && !is_unified_diff("--- title ---"));
+    }
+
+    #[test]
+    fn paths_quoted_in_code() {
+        let code = "open('/home/u/.ssh/id_rsa')\nx = \"a / b\"; y = 'it\\'s'\n\
+                    load(`~/.aws/credentials`, \"../.env\") # 'unclosed\n\
+                    get('https://h/x/.env'); '.'; ''";
+        assert_eq!(
+            quoted_paths(code),
+            ["/home/u/.ssh/id_rsa", "~/.aws/credentials", "../.env", "."]
+        );
     }
 
     #[test]
