@@ -491,7 +491,11 @@ impl FileCheck {
             out.extend(filter_targets(args, base, ops));
             out.extend(revision_targets(args, base));
             out.extend(file_url_targets(args, base));
-            out.extend(code_literal_targets(args, base));
+            // Code a tool runs; code it writes (a notebook cell's
+            // `new_source`) reads nothing.
+            if ops.intersects(OperationSet::EXEC) {
+                out.extend(code_literal_targets(args, base));
+            }
         }
         for (ptr, v) in found {
             for (pointer, text) in strings_at(&ptr, v) {
@@ -533,7 +537,8 @@ fn call_dir(request: &CheckRequest, shell: bool) -> Option<(String, &str)> {
     })
 }
 
-/// The files quoted in code a tool runs: in a member at any depth whose
+/// The files quoted in code a tool runs (one whose name says it runs
+/// something, or says nothing of what it does): in a member at any depth whose
 /// last word is `code`, `script`, `source`, `program` or `snippet`
 /// (`execute_code {"code": "print(open('/home/u/.ssh/id_rsa').read())"}`),
 /// each quoted string (`'…'`, `"…"` or `` `…` `` on one line) that looks
