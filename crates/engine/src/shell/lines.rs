@@ -597,9 +597,12 @@ pub(super) fn find_exec(args: &[String], depth: usize, ctx: &mut Ctx) {
     }
 }
 
-/// Gives each command that `xargs` runs on what a `find` prints through a
-/// pipe (`find ~/.ssh -type f | xargs cat`) the files the `find` finds, as
-/// operands `xargs` appends.
+/// Gives each command that `xargs` runs the names `xargs` reads, when the
+/// line tells them, as operands `xargs` appends: the files a `find` finds
+/// through a pipe (`find ~/.ssh -type f | xargs cat`), the words an `echo`
+/// or `printf` of written words prints through a pipe (`echo .env | xargs
+/// cat`), or those of a here-string or here-document of written text
+/// (`xargs cat <<< .env`).
 pub(super) fn xargs_fed_by_find(out: &mut [Command]) {
     for i in 0..out.len() {
         let Some(me) = out.get(i) else { continue };
@@ -609,6 +612,19 @@ pub(super) fn xargs_fed_by_find(out: &mut [Command]) {
         if !by_xargs {
             continue;
         }
+        let here = me
+            .redirects
+            .iter()
+            .rev()
+            .find(|r| r.op.ends_with("<<<") || r.is_heredoc())
+            .and_then(|r| {
+                let text = if r.op.ends_with("<<<") {
+                    Some(r.target.as_str())
+                } else {
+                    r.body.as_deref()
+                }?;
+                (!text.contains(['$', '`'])).then(|| split_names(text))
+            });
         let (pipeline, depth) = (me.pipeline, me.depth);
         let feeder = out
             .get(..i)
@@ -616,17 +632,79 @@ pub(super) fn xargs_fed_by_find(out: &mut [Command]) {
             .iter()
             .rev()
             .find(|c| c.pipeline == pipeline && c.depth == depth);
-        let Some(feeder) = feeder else { continue };
-        let words = feeder.unwrapped();
-        if words.first().is_none_or(|w| basename(w) != "find") {
+        let found = match (here, feeder) {
+            (Some(names), _) => names,
+            (None, Some(feeder)) => {
+                let words = feeder.unwrapped();
+                match words.first().map(|w| basename(w)) {
+                    Some("find") => find_items(words.get(1..).unwrap_or_default()),
+                    Some("echo" | "printf") if feeder.redirects.is_empty() => {
+                        match printed_names(&words) {
+                            Some(names) => names,
+                            None => continue,
+                        }
+                    }
+                    _ => continue,
+                }
+            }
+            (None, None) => continue,
+        };
+        if found.is_empty() {
             continue;
         }
-        let found = find_items(words.get(1..).unwrap_or_default());
         if let Some(me) = out.get_mut(i) {
             me.found = found;
             me.found_appended = true;
         }
     }
+}
+
+/// The names `xargs` reads from `text`: its words, split at blanks, line
+/// feeds and NULs.
+fn split_names(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || c == '\0')
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The names an `echo` or `printf` of written words (`words`, its own
+/// name first) prints for `xargs`: `echo`'s arguments after its options;
+/// `printf`'s arguments when its format only places them (`%s`, blanks,
+/// `\n`, `\0`), or its format's words when it has no arguments and no
+/// `%`. `None` when what it prints cannot be told from the words.
+fn printed_names(words: &[String]) -> Option<Vec<String>> {
+    if words.iter().any(|w| w.contains(['$', '`'])) {
+        return None;
+    }
+    let (name, args) = words.split_first()?;
+    let text = match basename(name) {
+        "echo" => args
+            .iter()
+            .map(String::as_str)
+            .skip_while(|a| matches!(*a, "-n" | "-e" | "-E" | "-ne" | "-en"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        "printf" => match args.split_first() {
+            Some((format, rest)) if rest.is_empty() && !format.contains('%') => {
+                format.replace("\\n", "\n").replace("\\0", "\n")
+            }
+            Some((format, rest))
+                if !rest.is_empty()
+                    && format
+                        .replace("%s", "")
+                        .replace("\\n", "")
+                        .replace("\\0", "")
+                        .chars()
+                        .all(char::is_whitespace) =>
+            {
+                rest.join(" ")
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(split_names(&text))
 }
 
 /// What a `find`'s `{}` stands for: each starting point (`.` when none is
