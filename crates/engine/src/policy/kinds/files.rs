@@ -616,10 +616,16 @@ fn file_url_targets(args: &Value, base: &str) -> Vec<Touched> {
     let mut stack = vec![(base.to_owned(), args, 0)];
     while let Some((ptr, v, depth)) = stack.pop() {
         match v {
-            Value::String(s) if s.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("file:")) => {
+            // A URL parser drops blanks and control characters around a
+            // URL (` file:///…` opens the file).
+            Value::String(s)
+                if s.trim_matches(|c: char| c <= ' ')
+                    .get(..5)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("file:")) =>
+            {
                 out.push(Touched {
                     pointer: ptr,
-                    text: s.clone(),
+                    text: s.trim_matches(|c: char| c <= ' ').to_owned(),
                     ops: OperationSet::READ,
                     shell: None,
                 });
