@@ -463,7 +463,7 @@ fn commands_and_vars(line: &str) -> (Vec<Command>, Vec<(String, Option<String>)>
             parse_text(l.as_bytes(), 1, &mut ctx);
         }
     }
-    lines::xargs_fed_by_find(&mut ctx.out);
+    lines::xargs_fed(&mut ctx.out);
     opaque::analyse(&mut ctx.out, &ctx.functions);
     (ctx.out, ctx.vars)
 }

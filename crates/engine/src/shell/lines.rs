@@ -603,7 +603,7 @@ pub(super) fn find_exec(args: &[String], depth: usize, ctx: &mut Ctx) {
 /// or `printf` of written words prints through a pipe (`echo .env | xargs
 /// cat`), or those of a here-string or here-document of written text
 /// (`xargs cat <<< .env`).
-pub(super) fn xargs_fed_by_find(out: &mut [Command]) {
+pub(super) fn xargs_fed(out: &mut [Command]) {
     for i in 0..out.len() {
         let Some(me) = out.get(i) else { continue };
         let by_xargs = me.found.is_empty()
@@ -660,12 +660,24 @@ pub(super) fn xargs_fed_by_find(out: &mut [Command]) {
 }
 
 /// The names `xargs` reads from `text`: its words, split at blanks, line
-/// feeds and NULs.
+/// feeds and NULs; each also without the quotes and backslashes `xargs`
+/// removes (`'.env'` names `.env`), since with `-0` or `-d` it keeps them.
 fn split_names(text: &str) -> Vec<String> {
-    text.split(|c: char| c.is_whitespace() || c == '\0')
+    let mut out = Vec::new();
+    for word in text
+        .split(|c: char| c.is_whitespace() || c == '\0')
         .filter(|w| !w.is_empty())
-        .map(str::to_owned)
-        .collect()
+    {
+        let unquoted: String = word
+            .chars()
+            .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+            .collect();
+        out.push(word.to_owned());
+        if unquoted != word && !unquoted.is_empty() {
+            out.push(unquoted);
+        }
+    }
+    out
 }
 
 /// The names an `echo` or `printf` of written words (`words`, its own
