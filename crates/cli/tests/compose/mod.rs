@@ -35,12 +35,13 @@ fn shown_ids(file: &std::path::Path) -> (Value, Vec<String>) {
     (doc, ids)
 }
 
-const DEFAULT_IDS: [&str; 7] = [
+const DEFAULT_IDS: [&str; 8] = [
     "secrets-in-tool-output",
     "secrets-in-output",
     "pii-in-output",
     "dangerous-commands",
     "secret-files",
+    "agent-settings",
     "outside-workspace",
     "untrusted-values",
 ];
@@ -68,7 +69,7 @@ checks:
     let (code, out) = validate(&policy);
     assert_eq!(
         (code, out.as_str()),
-        (0, format!("{}: ok (7 checks)\n", policy.display()).as_str())
+        (0, format!("{}: ok (8 checks)\n", policy.display()).as_str())
     );
     let (doc, ids) = shown_ids(&policy);
     let mut want: Vec<&str> = DEFAULT_IDS
@@ -151,6 +152,7 @@ fn a_file_extends_a_file_relative_to_itself_and_nests() {
             "pii-in-output",
             "dangerous-commands",
             "secret-files",
+            "agent-settings",
         ]
     );
     let (doc, _) = shown_ids(&dir.path().join("team/team.json"));

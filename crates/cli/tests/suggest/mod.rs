@@ -68,7 +68,7 @@ fn the_filesystem_servers_tools_are_read_written_created_and_moved() {
     // Nothing of it sends: the fragment adds no check to the default's.
     assert!(fragment.contains("extends: default\n"), "{fragment}");
     assert!(!fragment.contains("checks:"), "{fragment}");
-    validates(&dir, &fragment, 7);
+    validates(&dir, &fragment, 8);
     // `--tools FILE` is the same.
     let run = palisade(&["policy", "suggest", "--tools", arg(&file)]).run();
     run.code(0);
@@ -107,7 +107,7 @@ fn an_openai_tools_array_gets_its_sinks_listed() {
         ["create_invoice", "reserve_table", "frobnicate"],
         "{fragment}"
     );
-    validates(&dir, &fragment, 8);
+    validates(&dir, &fragment, 9);
 
     // The added rule works: an address only a tool output supplied, in a
     // call of create_invoice, is asked about.
@@ -143,7 +143,7 @@ fn names_one_per_line_are_a_tool_list() {
     assert!(line_of(&fragment, "mcp__gmail__send_email").contains(" send "));
     assert!(line_of(&fragment, "list_files").contains(" read "));
     assert!(line_of(&fragment, "book_flight").contains(" book "));
-    validates(&dir, &fragment, 8);
+    validates(&dir, &fragment, 9);
 }
 
 #[test]

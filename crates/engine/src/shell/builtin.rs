@@ -11,6 +11,9 @@ pub(crate) enum Native {
     /// The command calls a function of the line that calls itself in the
     /// background or through a pipe.
     ForkBomb,
+    /// The command sets a Git setting whose value Git runs
+    /// ([`git_setting_runs`](super::configured::git_setting_runs)).
+    GitSettingRuns,
 }
 
 /// One entry of the built-in set.
@@ -305,6 +308,12 @@ pub(crate) const DANGEROUS: &[Builtin] = &[
         ],
         native: Native::None,
         description: "prints a stored credential (gh auth token, gcloud auth print-access-token, vault read, kubectl get secret -o yaml)",
+    },
+    Builtin {
+        id: "git-config-exec",
+        patterns: &[],
+        native: Native::GitSettingRuns,
+        description: "sets a Git setting whose value Git runs (core.hooksPath, core.fsmonitor, core.sshCommand, a filter, a `!` alias), for good or for one command (git -c)",
     },
     Builtin {
         id: "opaque",

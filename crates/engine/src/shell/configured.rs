@@ -17,6 +17,8 @@ const GIT_COMMAND_KEYS: &[&str] = &[
     "core.fsmonitor",
     "core.askpass",
     "core.hookspath",
+    "core.gitproxy",
+    "core.alternaterefscommand",
     "sequence.editor",
     "diff.external",
     "gpg.program",
@@ -45,6 +47,12 @@ const GIT_COMMAND_KEY_ENDS: &[(&str, &str)] = &[
     ("remote.", ".receivepack"),
     ("remote.", ".proxy"),
     ("browser.", ".cmd"),
+    ("man.", ".cmd"),
+    ("gpg.", ".program"),
+    ("tar.", ".command"),
+    ("trailer.", ".command"),
+    ("trailer.", ".cmd"),
+    ("hook.", ".command"),
 ];
 
 /// Environment variables whose value a program runs as a command.
@@ -105,64 +113,123 @@ fn quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', r"'\''"))
 }
 
+/// The settings a git command makes: its `-c KEY=VALUE` and `git config
+/// KEY VALUE` (`git config set KEY VALUE`), where its subcommand is, and
+/// why what it runs cannot be known, for a setting that runs its value
+/// taken from the environment (`--config-env`).
+struct GitSettings {
+    /// `(key, value)` as written.
+    settings: Vec<(String, String)>,
+    /// Keys taken from the environment (`--config-env=KEY=VAR`).
+    from_env: Vec<String>,
+    /// The index of the subcommand in the arguments.
+    sub: usize,
+}
+
+impl GitSettings {
+    /// Reads the arguments of `git` (without the program).
+    fn read(args: &[String]) -> Self {
+        let mut settings: Vec<(String, String)> = Vec::new();
+        let mut from_env = Vec::new();
+        let mut k = 0;
+        // Global options, before the subcommand.
+        while let Some(w) = args.get(k) {
+            k += 1;
+            let setting = if w == "-c" {
+                k += 1;
+                args.get(k - 1).map(String::as_str)
+            } else if let Some(s) = w.strip_prefix("-c") {
+                Some(s)
+            } else if let Some(s) = w.strip_prefix("--config-env=") {
+                from_env.push(s.split_once('=').map_or(s, |(key, _)| key).to_owned());
+                None
+            } else if matches!(
+                w.as_str(),
+                "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--exec-path" | "--config-env"
+            ) {
+                k += 1;
+                None
+            } else if w.starts_with('-') {
+                None
+            } else {
+                k -= 1;
+                break;
+            };
+            if let Some((key, value)) = setting.and_then(|s| s.split_once('=')) {
+                settings.push((key.to_owned(), value.to_owned()));
+            }
+        }
+        if args.get(k).map(String::as_str) == Some("config")
+            && let Some(set) = config_setting(args.get(k + 1..).unwrap_or_default())
+        {
+            settings.push(set);
+        }
+        Self {
+            settings,
+            from_env,
+            sub: k,
+        }
+    }
+}
+
+/// The setting `git config` makes from its arguments (after `config`):
+/// `[options] KEY VALUE` (also with `--add`, `--replace-all`) or `set
+/// [options] KEY VALUE`; none for the forms that read, remove, rename or
+/// open an editor.
+fn config_setting(args: &[String]) -> Option<(String, String)> {
+    let mut operands = Vec::new();
+    let mut j = 0;
+    while let Some(w) = args.get(j) {
+        j += 1;
+        match w.as_str() {
+            "--get" | "--get-all" | "--get-regexp" | "--get-urlmatch" | "--get-color"
+            | "--get-colorbool" | "-l" | "--list" | "--unset" | "--unset-all"
+            | "--remove-section" | "--rename-section" | "-e" | "--edit" => return None,
+            // Options that take a value.
+            "-f" | "--file" | "--blob" | "-t" | "--type" | "--default" | "--comment"
+            | "--value" => j += 1,
+            "--" => {
+                operands.extend(args.iter().skip(j));
+                break;
+            }
+            _ if w.starts_with('-') => {}
+            _ => operands.push(w),
+        }
+    }
+    let (key, value) = match operands.as_slice() {
+        [set, key, value, ..] if *set == "set" => (key, value),
+        [sub, ..]
+            if matches!(
+                sub.as_str(),
+                "get" | "list" | "unset" | "edit" | "rename-section" | "remove-section"
+            ) =>
+        {
+            return None;
+        }
+        [key, value, ..] => (key, value),
+        _ => return None,
+    };
+    key.contains('.')
+        .then(|| ((*key).clone(), (*value).clone()))
+}
+
 /// What a git command defines: the lines of its `-c KEY=VALUE` settings
 /// and of its `git config KEY VALUE` (`git config set KEY VALUE`), and why
 /// it cannot be known, for a setting taken from the environment
 /// (`--config-env`).
 pub(super) fn git_lines(args: &[String]) -> (Vec<String>, Option<String>) {
-    let mut settings: Vec<(String, String)> = Vec::new();
-    let mut unknown = None;
-    let mut k = 0;
-    // Global options, before the subcommand.
-    while let Some(w) = args.get(k) {
-        k += 1;
-        let setting = if w == "-c" {
-            k += 1;
-            args.get(k - 1).map(String::as_str)
-        } else if let Some(s) = w.strip_prefix("-c") {
-            Some(s)
-        } else if let Some(s) = w.strip_prefix("--config-env=") {
-            if let Some((key, _)) = s.split_once('=')
-                && (key.to_ascii_lowercase().starts_with("alias.") || runs_value(key))
-            {
-                unknown = Some(format!(
-                    "git takes `{key}` from an environment variable, so what it runs is not known"
-                ));
-            }
-            None
-        } else if matches!(
-            w.as_str(),
-            "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--exec-path" | "--config-env"
-        ) {
-            k += 1;
-            None
-        } else if w.starts_with('-') {
-            None
-        } else {
-            k -= 1;
-            break;
-        };
-        if let Some((key, value)) = setting.and_then(|s| s.split_once('=')) {
-            settings.push((key.to_owned(), value.to_owned()));
-        }
-    }
-    let sub = args.get(k).map(String::as_str);
-    let rest = args.get(k + 1..).unwrap_or_default();
-    if sub == Some("config") {
-        // `git config [options] KEY VALUE`, `git config set KEY VALUE`.
-        let operands: Vec<&String> = rest
-            .iter()
-            .filter(|w| !w.starts_with('-'))
-            .filter(|w| !matches!(w.as_str(), "set" | "--add" | "--replace-all"))
-            .collect();
-        if let [key, value, ..] = operands.as_slice()
-            && key.contains('.')
-        {
-            settings.push(((*key).clone(), (*value).clone()));
-        }
-    }
+    let read = GitSettings::read(args);
+    let unknown = read
+        .from_env
+        .iter()
+        .find(|key| key.to_ascii_lowercase().starts_with("alias.") || runs_value(key))
+        .map(|key| {
+            format!("git takes `{key}` from an environment variable, so what it runs is not known")
+        });
+    let sub = args.get(read.sub).map(String::as_str);
+    let rest = args.get(read.sub + 1..).unwrap_or_default();
     let mut lines = Vec::new();
-    for (key, value) in &settings {
+    for (key, value) in &read.settings {
         let alias = key
             .split_once('.')
             .filter(|(head, _)| head.eq_ignore_ascii_case("alias"))
@@ -171,6 +238,72 @@ pub(super) fn git_lines(args: &[String]) -> (Vec<String>, Option<String>) {
         lines.extend(setting_lines(key, value, used.then_some(rest)));
     }
     (lines, unknown)
+}
+
+/// Whether a command (program and arguments) sets a git setting whose
+/// value git runs, or that points git at programs to run: hooks, included
+/// settings, `ext::` URLs (`git config core.hooksPath DIR`, `git -c
+/// core.sshCommand=… fetch`). Reading, removing and other settings do
+/// not count, nor a pager or an editor set to a known one.
+pub(crate) fn git_setting_runs(words: &[String]) -> bool {
+    let Some((program, args)) = words.split_first() else {
+        return false;
+    };
+    if basename(program) != "git" {
+        return false;
+    }
+    let read = GitSettings::read(args);
+    read.settings
+        .iter()
+        .any(|(key, value)| runs_or_points(key, value))
+        || read.from_env.iter().any(|key| runs_or_points(key, "?"))
+}
+
+/// Pagers and editors that run nothing else when named alone.
+const VIEWERS: &[&str] = &[
+    "cat",
+    "less",
+    "more",
+    "most",
+    "bat",
+    "delta",
+    "diff-so-fancy",
+    "vi",
+    "vim",
+    "nvim",
+    "nano",
+    "emacs",
+    "code",
+    "true",
+];
+
+/// [`git_setting_runs`] for one setting.
+fn runs_or_points(key: &str, value: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    let bang = value.trim_start().starts_with('!');
+    let viewer = || {
+        let first = value.split_whitespace().next().unwrap_or_default();
+        (first.is_empty() || VIEWERS.contains(&basename(first)))
+            && !value.contains(['|', ';', '&', '$', '`', '(', '<', '>', '\n'])
+    };
+    let (section, rest) = key.split_once('.').unwrap_or((&key, ""));
+    match section {
+        "alias" => bang,
+        "submodule" => key.ends_with(".update") && bang,
+        "include" => rest == "path",
+        "includeif" => key.ends_with(".path"),
+        // `ext::` URLs run a command; only these two turn them on.
+        "protocol" => matches!(rest, "allow" | "ext.allow") && !value.eq_ignore_ascii_case("never"),
+        "pager" => !viewer(),
+        _ if matches!(
+            key.as_str(),
+            "core.pager" | "core.editor" | "sequence.editor"
+        ) =>
+        {
+            !viewer()
+        }
+        _ => runs_value(&key),
+    }
 }
 
 /// The lines that environment variables a line sets stand for: those of

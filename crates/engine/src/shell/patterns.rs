@@ -3,6 +3,7 @@
 use globset::GlobBuilder;
 
 use super::builtin::{Builtin, DANGEROUS, Native};
+use super::configured::git_setting_runs;
 use super::{Command, MAX_PARTS};
 use crate::tools::globs::{LazyGlobSet, NFA_SIZE_LIMIT, SetGlob};
 
@@ -366,6 +367,7 @@ impl CommandPatterns {
                 let fires = match native {
                     Native::Opaque => command.opaque.is_some(),
                     Native::ForkBomb => command.fork_bomb,
+                    Native::GitSettingRuns => git_setting_runs(&command.words),
                     Native::None => false,
                 };
                 if fires && let Some(h) = entry_hit.get_mut(p) {

@@ -955,7 +955,7 @@ async fn without_keys_the_policy_is_the_embedded_default_with_its_comments() {
         .iter()
         .map(|c| c["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids.len(), 7, "{ids:?}");
+    assert_eq!(ids.len(), 8, "{ids:?}");
     assert!(ids.contains(&"dangerous-commands"));
 }
 
