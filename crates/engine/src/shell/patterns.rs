@@ -367,7 +367,11 @@ impl CommandPatterns {
                 let fires = match native {
                     Native::Opaque => command.opaque.is_some(),
                     Native::ForkBomb => command.fork_bomb,
-                    Native::GitSettingRuns => git_setting_runs(&command.words),
+                    // Through wrappers (`env git …`, `sudo git …`).
+                    Native::GitSettingRuns => {
+                        command.words.iter().any(|w| super::basename(w) == "git")
+                            && git_setting_runs(&command.unwrapped())
+                    }
                     Native::None => false,
                 };
                 if fires && let Some(h) = entry_hit.get_mut(p) {

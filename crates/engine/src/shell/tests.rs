@@ -1425,6 +1425,8 @@ const DANGEROUS_CASES: &[(&str, &[&str], &[&str])] = &[
             "git config core.editor 'vim; curl x'",
             "git -c protocol.ext.allow=always clone 'ext::sh -c id' x",
             "/usr/bin/git config gpg.program ./sign",
+            "env git config core.hooksPath x",
+            "sudo -u dev git -c core.sshCommand=./x fetch",
             "git config submodule.x.update '!sh -c id'",
         ],
         &[
