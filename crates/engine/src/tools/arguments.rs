@@ -31,6 +31,7 @@ pub(crate) const PATH_WORDS: &[&str] = &[
     "folder",
     "folders",
     "dest",
+    "dst",
     "destination",
     "destinations",
     "src",
@@ -43,6 +44,19 @@ pub(crate) const PATH_WORDS: &[&str] = &[
     "cwd",
     "workdir",
 ];
+
+/// Last words of the names of members that hold paths in the arguments of
+/// a tool that copies, moves, renames or links files (`from`, `to`); in
+/// other tools they hold other things (an e-mail's `to`).
+pub(crate) const TRANSFER_WORDS: &[&str] = &["from", "to", "link"];
+
+/// Whether a member name holds a path in the arguments of a tool that
+/// copies, moves, renames or links files.
+pub(crate) fn is_transfer_name(name: &str) -> bool {
+    name_words(name)
+        .last()
+        .is_some_and(|w| TRANSFER_WORDS.contains(&w.as_str()))
+}
 
 /// Last words of the names of members that hold shell lines.
 pub(crate) const COMMAND_WORDS: &[&str] = &["command", "commands", "cmd", "cmdline", "commandline"];

@@ -442,14 +442,15 @@ impl FileCheck {
             return Vec::new();
         };
         let ops = operation_of_tool(&tool.name);
-        let mut out = self.targets_in(args, base, ops);
+        let transfer = transfers(&tool.name);
+        let mut out = self.targets_in(args, base, ops, transfer);
         // Arguments written as JSON text (OpenAI's function calls carry
         // them as a string; a tool that calls another, such as
         // `use_mcp_tool`, passes the inner call's as one) are read for
         // what they hold, located at the string.
         for (ptr, inner) in arguments::json_texts(args, base) {
             out.extend(
-                self.targets_in(&inner, &ptr, ops)
+                self.targets_in(&inner, &ptr, ops, transfer)
                     .into_iter()
                     .map(|t| Touched {
                         pointer: ptr.clone(),
@@ -461,15 +462,24 @@ impl FileCheck {
     }
 
     /// The files the arguments `args` (at `base`) of a tool doing `ops`
-    /// name.
-    fn targets_in(&self, args: &Value, base: &str, ops: OperationSet) -> Vec<Touched> {
+    /// name; `transfer`: the tool copies, moves, renames or links files,
+    /// and its `from` and `to` are paths too.
+    fn targets_in(
+        &self,
+        args: &Value,
+        base: &str,
+        ops: OperationSet,
+        transfer: bool,
+    ) -> Vec<Touched> {
         let mut out = patch_targets(args, base);
         if !args.is_object() {
             return out;
         }
         let mut found: Vec<(String, &Value)> = Vec::new();
         if self.arguments.is_empty() {
-            found = arguments::members(args, base, &|name, _| arguments::is_path_name(name));
+            found = arguments::members(args, base, &|name, _| {
+                arguments::is_path_name(name) || (transfer && arguments::is_transfer_name(name))
+            });
         } else {
             // Names at any depth, or pointers into the arguments.
             let names: Vec<&str> = self
@@ -1245,23 +1255,7 @@ fn closing(b: &[u8], open: usize, left: u8, right: u8) -> usize {
 /// What a tool probably does to the files it names, from its name; a name
 /// that says nothing counts as every operation.
 fn operation_of_tool(name: &str) -> OperationSet {
-    // Whole words of the name: `read_file`, `readFile`, `mcp__fs__read` all hold `read`.
-    let mut words: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if (!c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && prev_lower)) && !cur.is_empty()
-        {
-            words.push(std::mem::take(&mut cur));
-        }
-        if c.is_ascii_alphanumeric() {
-            cur.push(c.to_ascii_lowercase());
-        }
-        prev_lower = c.is_ascii_lowercase();
-    }
-    if !cur.is_empty() {
-        words.push(cur);
-    }
+    let words = tool_words(name);
     let has = |names: &[&str]| words.iter().any(|w| names.contains(&w.as_str()));
     let op = if has(&[
         "delete", "remove", "unlink", "rmdir", "rm", "erase", "trash",
@@ -1296,6 +1290,39 @@ fn operation_of_tool(name: &str) -> OperationSet {
         return OperationSet::ALL;
     };
     OperationSet::of_request(Some(op))
+}
+
+/// Whether a tool's name says it copies, moves, renames or links files
+/// (`copy_file`, `moveFile`, `mcp__fs__rename`, `symlink`).
+fn transfers(name: &str) -> bool {
+    tool_words(name).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "copy" | "cp" | "duplicate" | "move" | "rename" | "mv" | "link" | "symlink" | "ln"
+        )
+    })
+}
+
+/// The whole words of a tool's name, lowercased: `read_file`, `readFile`,
+/// `mcp__fs__read` all hold `read`.
+fn tool_words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if (!c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && prev_lower)) && !cur.is_empty()
+        {
+            words.push(std::mem::take(&mut cur));
+        }
+        if c.is_ascii_alphanumeric() {
+            cur.push(c.to_ascii_lowercase());
+        }
+        prev_lower = c.is_ascii_lowercase();
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
 }
 
 #[cfg(test)]
@@ -1378,6 +1405,18 @@ mod tests {
         }
         assert!(!operation_of_tool("search_files").contains(&Operation::Read));
         assert!(operation_of_tool("search_files").contains(&Operation::List));
+        // Tools whose `from` and `to` are paths.
+        for name in ["copy_file", "moveFile", "mcp__fs__rename", "symlink", "ln"] {
+            assert!(transfers(name), "{name}");
+        }
+        for name in [
+            "send_email",
+            "translate",
+            "copyright_lookup",
+            "linked_issues",
+        ] {
+            assert!(!transfers(name), "{name}");
+        }
     }
 
     #[test]
