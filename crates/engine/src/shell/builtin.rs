@@ -290,6 +290,18 @@ pub(crate) const DANGEROUS: &[Builtin] = &[
         description: "gives a shell to the other end of a connection (nc -e /bin/sh, socat … exec:)",
     },
     Builtin {
+        id: "account-change",
+        // `passwd -S` (status) reads; with the options below, `passwd`
+        // removes, unlocks, expires or sets a password without a prompt
+        // (alone it prompts, which an agent cannot answer).
+        patterns: &[
+            "{useradd,adduser,usermod,userdel,deluser,chpasswd,gpasswd,newusers} *",
+            "passwd {,* }{-d,--delete,-u,--unlock,-e,--expire,-l,--lock,--stdin,-x,-n,-w,-i,--maxdays=*,--mindays=*}{, *}",
+        ],
+        native: Native::None,
+        description: "creates, changes or removes a user account or its password (useradd, usermod -aG sudo, passwd -d)",
+    },
+    Builtin {
         id: "credential-print",
         // Each prints a credential its tool keeps, into the tool's output
         // and so to the model; listing or checking them does not.

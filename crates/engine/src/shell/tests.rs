@@ -1357,6 +1357,26 @@ const DANGEROUS_CASES: &[(&str, &[&str], &[&str])] = &[
         ],
     ),
     (
+        "account-change",
+        &[
+            "useradd -m -G sudo backdoor",
+            "adduser x",
+            "usermod -aG sudo nobody",
+            "userdel -r dev",
+            "passwd -d root",
+            "echo 'root:x' | chpasswd",
+            "gpasswd -a nobody docker",
+            "passwd --delete dev",
+        ],
+        &[
+            "passwd -S dev",
+            "id -Gn",
+            "getent passwd dev",
+            "cat /etc/passwd",
+            "echo passwd -d root",
+        ],
+    ),
+    (
         "credential-print",
         &[
             "gh auth token",
