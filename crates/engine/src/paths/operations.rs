@@ -135,6 +135,11 @@ impl OperationSet {
         Self(self.0 | other.0)
     }
 
+    /// The operations in both sets.
+    pub(crate) const fn intersection(self, other: Self) -> Self {
+        Self(self.0 & other.0)
+    }
+
     /// The names of the operations in the set, canonical order.
     pub(crate) fn names(self) -> Vec<&'static str> {
         CANONICAL

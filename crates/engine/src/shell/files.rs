@@ -1639,9 +1639,20 @@ const RUN_VALUE: &[&str] = &[
 /// to the image (or the container), see [`container`].
 fn container_run(words: &[String], from: usize, push: &mut impl FnMut(&str, Ops, Option<usize>)) {
     let mut k = from;
+    // Host directories mounted: `(source, destination, what it allows)`;
+    // and the directory the command starts in (`-w`).
+    let mut mounts: Vec<(String, String, Ops)> = Vec::new();
+    let mut workdir: Option<String> = None;
     while let Some(w) = words.get(k) {
         if !w.starts_with('-') || w == "-" {
             // The image or the container: what follows runs inside.
+            mounted_files(
+                words.get(k + 1..).unwrap_or_default(),
+                k + 1,
+                &mounts,
+                workdir.as_deref(),
+                push,
+            );
             return;
         }
         let (name, value, at, next) = run_option(words, k, w);
@@ -1651,15 +1662,16 @@ fn container_run(words: &[String], from: usize, push: &mut impl FnMut(&str, Ops,
             "-v" | "--volume" => {
                 let mut parts = value.splitn(3, ':');
                 let source = parts.next().unwrap_or_default();
+                let dest = parts.next();
                 let read_only = parts
-                    .nth(1)
+                    .next()
                     .is_some_and(|o| o.split(',').any(|o| o == "ro"));
                 if is_host_source(source) {
-                    push(
-                        source,
-                        if read_only { MOUNT_RO } else { Ops::ALL },
-                        Some(at),
-                    );
+                    let ops = if read_only { MOUNT_RO } else { Ops::ALL };
+                    push(source, ops, Some(at));
+                    if let Some(dest) = dest {
+                        mounts.push((source.to_owned(), dest.to_owned(), ops));
+                    }
                 }
             }
             "--mount" => {
@@ -1667,12 +1679,21 @@ fn container_run(words: &[String], from: usize, push: &mut impl FnMut(&str, Ops,
                 let read_only = fields.iter().any(|(f, v)| {
                     matches!(f.as_str(), "readonly" | "ro") && v != "false" && v != "0"
                 });
+                let ops = if read_only { MOUNT_RO } else { Ops::ALL };
+                let dest = fields
+                    .iter()
+                    .find(|(f, _)| matches!(f.as_str(), "target" | "destination" | "dst"))
+                    .map(|(_, v)| v.clone());
                 for (field, v) in &fields {
                     if matches!(field.as_str(), "source" | "src") && is_host_source(v) {
-                        push(v, if read_only { MOUNT_RO } else { Ops::ALL }, Some(at));
+                        push(v, ops, Some(at));
+                        if let Some(dest) = &dest {
+                            mounts.push((v.clone(), dest.clone(), ops));
+                        }
                     }
                 }
             }
+            "-w" | "--workdir" => workdir = Some(value.to_owned()),
             "--env-file" | "--label-file" => push(value, R, Some(at)),
             "--cidfile" => push(value, W, Some(at)),
             "--device" => {
@@ -1696,6 +1717,77 @@ fn container_run(words: &[String], from: usize, push: &mut impl FnMut(&str, Ops,
             }
         }
     }
+}
+
+/// The host files a command run in a container touches through its bind
+/// mounts: `docker run -v "$PWD":/w alpine cat /w/.env` reads `$PWD/.env`.
+/// `inner` is the image's command (its words start at `at` in the line);
+/// a shell's `-c` string is read as a line. A path under a mount's
+/// destination (or relative to a working directory under one) is its
+/// source's file, with what the mount allows; other paths are the
+/// container's own.
+fn mounted_files(
+    inner: &[String],
+    at: usize,
+    mounts: &[(String, String, Ops)],
+    workdir: Option<&str>,
+    push: &mut impl FnMut(&str, Ops, Option<usize>),
+) {
+    if mounts.is_empty() {
+        return;
+    }
+    let host = |text: &str| -> Option<(String, Ops)> {
+        let joined = if text.starts_with('/') {
+            text.to_owned()
+        } else {
+            format!("{}/{text}", workdir?.trim_end_matches('/'))
+        };
+        // In the container's tree: `/w/../w/.env` is `/w/.env`.
+        let mut parts: Vec<&str> = Vec::new();
+        for part in joined.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                p => parts.push(p),
+            }
+        }
+        let full = format!("/{}", parts.join("/"));
+        mounts
+            .iter()
+            .filter_map(|(source, dest, ops)| {
+                let dest = dest.trim_end_matches('/');
+                let rest = full.strip_prefix(dest)?;
+                (rest.is_empty() || rest.starts_with('/')).then(|| (dest.len(), source, rest, *ops))
+            })
+            .max_by_key(|m| m.0)
+            .map(|(_, source, rest, ops)| (format!("{}{rest}", source.trim_end_matches('/')), ops))
+    };
+    let mut mapped = |text: &str, ops: Ops, k: Option<usize>| {
+        if let Some((file, allowed)) = host(text) {
+            let ops = ops.intersection(allowed);
+            if ops != Ops::NONE {
+                push(&file, ops, Some(at + k.unwrap_or(0)));
+            }
+        }
+    };
+    let Some(first) = inner.first() else { return };
+    let name = basename(first);
+    if super::SHELLS.contains(&name)
+        && let Some(c) = inner.iter().position(|w| w == "-c")
+        && let Some(line) = inner.get(c + 1)
+    {
+        for cmd in super::commands(line) {
+            for op in operands(&cmd, &cmd.unwrapped()) {
+                mapped(&op.text, op.ops, Some(c + 1));
+            }
+        }
+        return;
+    }
+    // As a trait object: the program may be a container tool again.
+    let mapped: &mut dyn FnMut(&str, Ops, Option<usize>) = &mut mapped;
+    program_operands(name, inner, &mut { mapped });
 }
 
 /// The option at `k` of `docker run` (`w`), as its command-line parser
@@ -2100,6 +2192,29 @@ mod tests {
     #[test]
     fn containers_give_the_host_files_they_mount() {
         let all = "read+write+delete+list+stat+exec+spawn";
+        // What the command in the container touches under a mount is the
+        // mount's source: after the mount itself, with what the command
+        // does and the mount allows.
+        assert_eq!(
+            files("docker run -v $PWD:/w:ro img cat /w/.env /etc/passwd"),
+            ["$PWD:read+list+stat", "$PWD/.env:read"]
+        );
+        assert_eq!(
+            files("docker run -v .:/w -w /w/src img sh -c 'cat ../.env > /w/out'"),
+            [
+                format!(".:{all}"),
+                "./.env:read".to_owned(),
+                "./out:write".to_owned()
+            ]
+        );
+        assert_eq!(
+            files("docker run -v /a:/w -v /b:/w/k img cat /w/../w/k/key"),
+            [
+                format!("/a:{all}"),
+                format!("/b:{all}"),
+                "/b/key:read".to_owned()
+            ]
+        );
         assert_eq!(
             files("docker run --rm -v /home/u/repo:/w -w /w node:22 npm test"),
             [format!("/home/u/repo:{all}")]
