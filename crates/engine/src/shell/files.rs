@@ -593,6 +593,43 @@ pub(crate) fn operands(cmd: &Command, words: &[String]) -> Vec<Operand> {
             dynamic,
         });
     };
+    // `xargs -a FILE` (`--arg-file`) reads its items from FILE: a wrapper's
+    // own file, before the command it runs.
+    let wrappers = cmd.words.get(..offset).unwrap_or_default();
+    if let Some(x) = wrappers.iter().position(|w| basename(w) == "xargs") {
+        let mut k = x + 1;
+        while let Some(w) = wrappers.get(k) {
+            k += 1;
+            let mut file = None;
+            if w == "--arg-file" {
+                file = wrappers.get(k).map(String::as_str);
+                k += 1;
+            } else if let Some(f) = w.strip_prefix("--arg-file=") {
+                file = Some(f);
+            } else if let Some(group) = w.strip_prefix('-').filter(|g| !g.starts_with('-')) {
+                // A group of short options (`-0a FILE`, `-aFILE`): the first
+                // that takes a value takes the rest, or the next word.
+                for (i, c) in group.char_indices() {
+                    if "adEILnPs".contains(c) {
+                        let rest = group.get(i + 1..).unwrap_or_default();
+                        let value = if rest.is_empty() {
+                            k += 1;
+                            wrappers.get(k - 1).map(String::as_str)
+                        } else {
+                            Some(rest)
+                        };
+                        if c == 'a' {
+                            file = value;
+                        }
+                        break;
+                    }
+                }
+            }
+            if let Some(file) = file {
+                push(file, R, None);
+            }
+        }
+    }
     if let Some(first) = words.first() {
         if cmd.found_appended && !cmd.found.is_empty() {
             // `xargs` appends what it reads: here, what a `find` found.
