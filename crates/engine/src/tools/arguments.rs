@@ -59,10 +59,55 @@ pub(crate) fn is_transfer_name(name: &str) -> bool {
 }
 
 /// Last words of the names of members that hold shell lines.
-pub(crate) const COMMAND_WORDS: &[&str] = &["command", "commands", "cmd", "cmdline", "commandline"];
+pub(crate) const COMMAND_WORDS: &[&str] = &[
+    "command",
+    "commands",
+    "cmd",
+    "cmdline",
+    "commandline",
+    "bash",
+    "sh",
+    "zsh",
+    "pwsh",
+    "powershell",
+    "run",
+];
 
 /// Names (as words joined) that hold shell lines at the top level only.
-pub(crate) const TOP_COMMAND_NAMES: &[&str] = &["script", "shell", "code", "input", "args", "argv"];
+pub(crate) const TOP_COMMAND_NAMES: &[&str] = &[
+    "script", "shell", "code", "input", "args", "argv", "text", "keys", "line", "data", "chars",
+];
+
+/// Names (as words joined) of members that name the program a tool starts,
+/// when its arguments are given apart ([`ARGS_NAMES`]).
+pub(crate) const PROGRAM_NAMES: &[&str] =
+    &["command", "cmd", "program", "executable", "binary", "exe"];
+
+/// Names (as words joined) of members that hold the arguments of the
+/// program a tool starts, as an array.
+pub(crate) const ARGS_NAMES: &[&str] = &["args", "argv", "arguments"];
+
+/// The program a tool starts and its arguments, given apart (`{"program":
+/// "cat", "args": ["x"]}`), as one argv.
+pub(crate) fn program_and_args(map: &serde_json::Map<String, Value>) -> Option<Vec<Value>> {
+    let named = |names: &[&str], v: &Value, name: &str| {
+        names.contains(&name_words(name).join(" ").as_str()) && !v.is_null()
+    };
+    let program = map
+        .iter()
+        .find(|(name, v)| v.is_string() && named(PROGRAM_NAMES, v, name))?
+        .1;
+    let Value::Array(rest) = map
+        .iter()
+        .find(|(name, v)| v.is_array() && named(ARGS_NAMES, v, name))?
+        .1
+    else {
+        return None;
+    };
+    let mut words = vec![program.clone()];
+    words.extend(rest.iter().cloned());
+    Some(words)
+}
 
 /// Names (as words joined) of members that give the directory a tool runs
 /// in, for any tool.

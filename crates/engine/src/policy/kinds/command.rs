@@ -48,6 +48,11 @@ const DEFAULT_TOOLS: &[&str] = &[
     "cmd",
     // Desktop Commander's input to a process it started (a shell, often).
     "interact_with_process",
+    // Codex's input to a command it started.
+    "write_stdin",
+    // Keys typed into a terminal multiplexer's pane.
+    "*tmux*",
+    "*send?keys*",
 ];
 
 /// The tools whose arguments are shell lines: `tools`, or [`DEFAULT_TOOLS`]
@@ -101,6 +106,7 @@ fn runs_shell(cx: &Context<'_>, tools: &ToolMatcher) -> (bool, bool) {
         args.as_object().is_some_and(|map| {
             map.iter()
                 .any(|(name, v)| arguments::is_command_name(name, false) && !v.is_null())
+                || arguments::program_and_args(map).is_some()
         })
     };
     let by_member = tool.arguments.as_ref().is_some_and(|args| {
@@ -352,13 +358,9 @@ fn object_lines(args: &Value, base: &str, named: bool, out: &mut Vec<(String, St
     let Value::Object(map) = args else {
         return;
     };
-    // `{"command": "rm", "args": ["-rf", "/"]}` is one line.
-    if let (Some(Value::String(cmd)), Some(Value::Array(rest))) = (
-        map.get("command").or_else(|| map.get("cmd")),
-        map.get("args").or_else(|| map.get("argv")),
-    ) {
-        let mut words = vec![Value::String(cmd.clone())];
-        words.extend(rest.iter().cloned());
+    // `{"command": "rm", "args": ["-rf", "/"]}` is one line, and so is
+    // `{"program": "cat", "arguments": ["x"]}`.
+    if let Some(words) = arguments::program_and_args(map) {
         push_line(out, base.to_owned(), &Value::Array(words));
     }
     let found = arguments::members(args, base, &|name, depth| {
