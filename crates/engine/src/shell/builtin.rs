@@ -290,6 +290,65 @@ pub(crate) const DANGEROUS: &[Builtin] = &[
         description: "gives a shell to the other end of a connection (nc -e /bin/sh, socat … exec:)",
     },
     Builtin {
+        id: "git-history-loss",
+        patterns: &[
+            "git {,* }stash {,* }{clear,drop}{, *}",
+            "git {,* }reflog {,* }{expire,delete}{, *}",
+            "git {,* }gc {,* }--prune=now{, *}",
+            "git {,* }{filter-branch,filter-repo}{, *}",
+            "git {,* }update-ref {,* }-d{, *}",
+            "git {,* }branch {,* }-D{, *}",
+            "git {,* }push {,* }--mirror{, *}",
+        ],
+        native: Native::None,
+        description: "loses commits or stashes beyond recovery, or rewrites history (git stash clear, git branch -D, git reflog expire, git filter-branch, git push --mirror)",
+    },
+    Builtin {
+        id: "infrastructure-destroy",
+        patterns: &[
+            "{terraform,tofu,terragrunt} {,* }destroy{, *}",
+            "{terraform,tofu,terragrunt} {,* }apply {,* }-destroy{, *}",
+            "pulumi {,* }destroy{, *}",
+            "kubectl {,* }delete {,* }{namespace,namespaces,ns,namespace/*,ns/*,pv,pvc,persistentvolume,persistentvolumes,persistentvolumeclaim,persistentvolumeclaims,node,nodes,crd,crds,customresourcedefinition,customresourcedefinitions}{, *}",
+            "kubectl {,* }delete {,* }{--all,-A,--all-namespaces}{, *}",
+            "aws {,* }s3 {,* }rm {,* }--recursive{, *}",
+            "aws {,* }s3 {,* }rb{, *}",
+            "aws {,* }{s3api,ec2,rds,dynamodb,cloudformation,eks,ecs,ecr,iam,lambda,elasticache,kms,route53} {,* }{delete-*,terminate-*,schedule-key-deletion}{, *}",
+            "gcloud {,* }delete{, *}",
+            "az {,* }delete{, *}",
+            "gsutil {,* }rm {,* }{-r,-R,-a}{, *}",
+            "gsutil {,* }rb{, *}",
+            "gh {,* }repo {,* }delete{, *}",
+        ],
+        native: Native::None,
+        description: "destroys cloud infrastructure, cluster resources or a repository (terraform destroy, kubectl delete namespace, aws s3 rm --recursive, gcloud … delete, gh repo delete)",
+    },
+    Builtin {
+        id: "database-drop",
+        // SQL keywords in any case, in a statement given on the command
+        // line (`psql -c`, `mysql -e`, `sqlite3 DB SQL`).
+        patterns: &[
+            "{dropdb,dropuser} *",
+            "redis-cli {,* }{FLUSHALL,FLUSHDB,flushall,flushdb}{, *}",
+            "{psql,mysql,mariadb,sqlite3,clickhouse-client,cockroach,sqlcmd,duckdb} *[Dd][Rr][Oo][Pp] {[Dd][Aa][Tt][Aa][Bb][Aa][Ss][Ee],[Tt][Aa][Bb][Ll][Ee],[Ss][Cc][Hh][Ee][Mm][Aa],[Kk][Ee][Yy][Ss][Pp][Aa][Cc][Ee]}*",
+            "{psql,mysql,mariadb,sqlite3,clickhouse-client,cockroach,sqlcmd,duckdb} *[Tt][Rr][Uu][Nn][Cc][Aa][Tt][Ee] *",
+            "{mongosh,mongo} *{dropDatabase,.drop()}*",
+        ],
+        native: Native::None,
+        description: "drops a database, a table or a schema, or empties a store (dropdb, DROP DATABASE, TRUNCATE, redis-cli FLUSHALL)",
+    },
+    Builtin {
+        id: "container-volumes-remove",
+        patterns: &[
+            "{docker,podman} {,* }volume {,* }{rm,remove,prune}{, *}",
+            "{docker,podman} {,* }system {,* }prune {,* }--volumes{, *}",
+            "{docker,podman} {,* }compose {,* }down {,* }{-v,--volumes}{, *}",
+            "{docker-compose,podman-compose} {,* }down {,* }{-v,--volumes}{, *}",
+        ],
+        native: Native::None,
+        description: "deletes container volumes and the data they hold (docker volume rm, docker compose down -v)",
+    },
+    Builtin {
         id: "account-change",
         // `passwd -S` (status) reads; with the options below, `passwd`
         // removes, unlocks, expires or sets a password without a prompt
