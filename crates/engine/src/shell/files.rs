@@ -1796,7 +1796,12 @@ fn mounted_files(
             .filter_map(|(source, dest, ops)| {
                 let dest = dest.trim_end_matches('/');
                 let rest = full.strip_prefix(dest)?;
-                (rest.is_empty() || rest.starts_with('/')).then(|| (dest.len(), source, rest, *ops))
+                (rest.is_empty() || rest.starts_with('/')).then_some((
+                    dest.len(),
+                    source,
+                    rest,
+                    *ops,
+                ))
             })
             .max_by_key(|m| m.0)
             .map(|(_, source, rest, ops)| (format!("{}{rest}", source.trim_end_matches('/')), ops))
