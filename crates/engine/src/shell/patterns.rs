@@ -12,17 +12,21 @@ use crate::tools::globs::{LazyGlobSet, NFA_SIZE_LIMIT, SetGlob};
 /// The globs of user-written patterns are parsed when the patterns are
 /// read, those known to parse (of built-in entries, and of the embedded
 /// default policy) when their set is built. The globs are grouped by the
-/// byte a view must start with to match them ([`first_bytes`]): a view is
-/// matched against its byte's set and the set of globs that can match a
-/// view starting with any byte. Each set is built when first needed, or
-/// all of them by
+/// word a view must start with to match them ([`first_words`]: `git` for
+/// `git {,* }push …`), else by the byte ([`first_bytes`]): a view is
+/// matched against its first word's set, its first byte's set and the set
+/// of globs that can match a view starting with any byte. Each set is
+/// built when first needed, or all of them by
 /// [`CommandPatterns::build`] (which a stage calls when it is built), so
 /// that a one-request process builds only the sets its commands' first
-/// bytes reach, and one that never reads a shell line (a coding agent's
-/// post-tool hook) builds none.
+/// words and bytes reach, and one that never reads a shell line (a coding
+/// agent's post-tool hook) builds none.
 #[derive(Clone, Debug)]
 pub(crate) struct CommandPatterns {
-    /// The groups of globs with a first byte, by that byte.
+    /// The groups of globs with a first word (a program's name, `git`),
+    /// by that word, in order.
+    words: Vec<(String, Group)>,
+    /// The groups of the other globs with a first byte, by that byte.
     groups: Vec<(u8, Group)>,
     /// The globs a view starting with any byte can match.
     any: Group,
@@ -96,6 +100,30 @@ pub(super) fn first_bytes(text: &str) -> Option<Vec<u8>> {
     }
 }
 
+/// The words a view must start with, followed by a space, for glob `text`
+/// to match it: a plain first word followed by a space (`git {,* }push`),
+/// or a leading alternation of plain words followed by one (`{docker,podman}
+/// run`); `None` otherwise (`mkfs*`, `git{, *}`, a wildcard or a class
+/// first), when [`first_bytes`] groups it.
+pub(super) fn first_words(text: &str) -> Option<Vec<&str>> {
+    let plain = |b: u8| b.is_ascii_alphanumeric() || b"-_./:=@%+~<>".contains(&b);
+    let (words, rest) = match text.strip_prefix('{') {
+        Some(inner) => {
+            let (inner, rest) = inner.split_once('}')?;
+            let words: Vec<&str> = inner.split(',').collect();
+            (words, rest)
+        }
+        None => {
+            let n = text.bytes().take_while(|&b| plain(b)).count();
+            (vec![text.get(..n)?], text.get(n..)?)
+        }
+    };
+    let all_plain = words
+        .iter()
+        .all(|w| !w.is_empty() && w.bytes().all(|b| plain(b)));
+    (all_plain && rest.starts_with(' ')).then_some(words)
+}
+
 /// What an `@` entry of a check's `commands` stands for: built-in entries,
 /// by id, or all of them with `@builtin`.
 fn builtins_named(name: &str) -> Result<Vec<&'static Builtin>, String> {
@@ -167,10 +195,21 @@ impl CommandPatterns {
             parts.push(n);
             entry_of.push(p);
         }
-        // Each glob into the groups of its first bytes, or into `any`.
+        // Each glob into the groups of its first words, else of its first
+        // bytes, else into `any`.
+        let mut by_word: Vec<(String, Vec<usize>)> = Vec::new();
         let mut by_byte: Vec<(u8, Vec<usize>)> = Vec::new();
         let mut any = Vec::new();
         for (g, (_, text)) in builder.iter().enumerate() {
+            if let Some(words) = first_words(text).filter(|_| group) {
+                for w in words {
+                    match by_word.binary_search_by(|(x, _)| x.as_str().cmp(w)) {
+                        Ok(i) => by_word.get_mut(i).into_iter().for_each(|(_, m)| m.push(g)),
+                        Err(i) => by_word.insert(i, (w.to_owned(), vec![g])),
+                    }
+                }
+                continue;
+            }
             match first_bytes(text).filter(|_| group) {
                 Some(bytes) => {
                     for b in bytes {
@@ -185,6 +224,10 @@ impl CommandPatterns {
         }
         let sources: Vec<SetGlob> = builder.into_iter().map(|(g, _)| g).collect();
         Ok(Self {
+            words: by_word
+                .into_iter()
+                .map(|(w, members)| (w, Group::new(&sources, members)))
+                .collect(),
             groups: by_byte
                 .into_iter()
                 .map(|(b, members)| (b, Group::new(&sources, members)))
@@ -203,7 +246,11 @@ impl CommandPatterns {
     /// one set.
     pub(crate) fn build(&self) -> Result<(), String> {
         let mut bytes = 0;
-        for group in self.groups.iter().map(|(_, g)| g).chain([&self.any]) {
+        let words = self.words.iter().map(|(_, g)| g);
+        for group in words
+            .chain(self.groups.iter().map(|(_, g)| g))
+            .chain([&self.any])
+        {
             let set = group
                 .set
                 .get()
@@ -218,8 +265,19 @@ impl CommandPatterns {
         Ok(())
     }
 
-    /// The group of globs a view starting with `byte` can match besides
-    /// `any`'s.
+    /// The group of globs with a first word that a view starting with
+    /// `view`'s first word can match.
+    fn word_group(&self, view: &str) -> Option<&Group> {
+        let word = view.split(' ').next()?;
+        let i = self
+            .words
+            .binary_search_by(|(w, _)| w.as_str().cmp(word))
+            .ok()?;
+        self.words.get(i).map(|(_, g)| g)
+    }
+
+    /// The group of globs without a first word that a view starting with
+    /// `byte` can match besides `any`'s.
     fn group(&self, byte: Option<&u8>) -> Option<&Group> {
         let byte = *byte?;
         let i = self.groups.binary_search_by_key(&byte, |(b, _)| *b).ok()?;
@@ -334,7 +392,11 @@ impl CommandPatterns {
         for command in commands {
             let mut m = Vec::new();
             for view in command.views() {
-                let groups = [self.group(view.as_bytes().first()), Some(&self.any)];
+                let groups = [
+                    self.word_group(&view),
+                    self.group(view.as_bytes().first()),
+                    Some(&self.any),
+                ];
                 for group in groups.into_iter().flatten() {
                     // A set that cannot be built matches every view that
                     // reaches it: fail closed (a stage whose sets cannot be

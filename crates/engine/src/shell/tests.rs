@@ -1426,6 +1426,7 @@ const DANGEROUS_CASES: &[(&str, &[&str], &[&str])] = &[
             "mysql -e \"drop database prod\"",
             "sqlite3 app.db 'DROP TABLE users'",
             "psql -c 'TRUNCATE users'",
+            "psql -c 'dRoP dAtAbAsE prod'",
             "redis-cli FLUSHALL",
             "redis-cli -n 2 flushdb",
             "mongosh --eval 'db.dropDatabase()'",
@@ -2008,7 +2009,9 @@ proptest! {
 
 #[test]
 fn a_command_set_over_its_size_limit_is_refused_when_built_and_matches_everything() {
-    let patterns = crate::tools::globs::oversized(" ");
+    // Without a space after their first word, they are one set: the set
+    // of the byte `x`.
+    let patterns = crate::tools::globs::oversized("");
     let set = CommandPatterns::new(&patterns).unwrap();
     let e = set.build().unwrap_err();
     assert!(e.starts_with("invalid command patterns:"), "{e}");
@@ -2053,12 +2056,37 @@ fn a_glob_is_grouped_by_the_bytes_a_view_must_start_with() {
 }
 
 #[test]
+fn a_glob_is_grouped_by_the_word_a_view_must_start_with() {
+    use super::patterns::first_words;
+    let cases: &[(&str, Option<&[&str]>)] = &[
+        ("git {,* }push {,* }--force{, *}", Some(&["git"])),
+        ("{docker,podman} * --privileged", Some(&["docker", "podman"])),
+        ("redis-cli {,* }FLUSHALL", Some(&["redis-cli"])),
+        ("git{, *}", None),
+        ("gitk*", None),
+        ("git", None),
+        ("{mkfs,mke2fs,mkswap}*", None),
+        ("{rm,} *", None),
+        ("{r{m,x},dd} *", None),
+        ("{r[m],dd} *", None),
+        ("\\rm *", None),
+        ("*rm *", None),
+        (" rm", None),
+        ("", None),
+    ];
+    for (text, want) in cases {
+        assert_eq!(first_words(text).as_deref(), *want, "{text:?}");
+    }
+}
+
+#[test]
 fn grouping_the_globs_by_first_byte_changes_no_match() {
     // The built-in set and random patterns, grouped and as one set, on the
     // built-in cases and on random lines.
     const PATTERN_PARTS: &[&str] = &[
         "rm", "r", "m", "sudo", "git", "push", " ", " *", "*", "?", "-f", "-r", "{rm,dd}", "{,* }",
-        "{r,s}", "[rs]", "\\{", ".", "/", "/dev/sd", ":", "x", " | ", "{a,}", "é",
+        "{r,s}", "[rs]", "\\{", ".", "/", "/dev/sd", ":", "x", " | ", "{a,}", "é", "git ",
+        "{git,rm} ", "gitk", "rm ",
     ];
     const LINE_PARTS: &[&str] = &[
         "rm", "r", "m", "sudo", "doas", "git", "push", "--force", " ", " ", "-f", "-r", "-rf", "/",
