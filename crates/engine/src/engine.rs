@@ -645,14 +645,15 @@ mod tests {
             CheckRequest::tool_use("Read", serde_json::json!({"file_path": "/srv/app/.env"}));
 
         // A shell command builds the dangerous commands its commands can
-        // match: those starting with `g`, with `c`, and those that can
-        // start with any byte (the shell tools' set is the process's, built
-        // with the eager engine above); not the path sets, nor the flow
-        // check's sinks.
+        // match: those whose first word is `git` (`cargo` has none), those
+        // without a first word starting with `g` and with `c`, and those
+        // that can start with any byte (the shell tools' set is the
+        // process's, built with the eager engine above); not the path sets,
+        // nor the flow check's sinks.
         let lazy = Engine::lazy(Policy::default_policy().unwrap());
         let before = built();
         assert_eq!(lazy.evaluate(&shell).unwrap().decision, DecisionKind::Allow);
-        assert_eq!(built() - before, 3);
+        assert_eq!(built() - before, 4);
         // A file read then builds the path sets it asks.
         let before = built();
         assert_eq!(lazy.evaluate(&read).unwrap().decision, DecisionKind::Block);
@@ -667,7 +668,7 @@ mod tests {
         assert_eq!(built() - before, for_read);
         let before = built();
         lazy.evaluate(&shell).unwrap();
-        assert_eq!(built() - before, 3, "the dangerous commands alone");
+        assert_eq!(built() - before, 4, "the dangerous commands alone");
         // Warming builds the rest; a request then builds nothing.
         let lazy = Engine::lazy(Policy::default_policy().unwrap());
         lazy.warm();

@@ -118,9 +118,7 @@ pub(super) fn first_words(text: &str) -> Option<Vec<&str>> {
             (vec![text.get(..n)?], text.get(n..)?)
         }
     };
-    let all_plain = words
-        .iter()
-        .all(|w| !w.is_empty() && w.bytes().all(|b| plain(b)));
+    let all_plain = words.iter().all(|w| !w.is_empty() && w.bytes().all(plain));
     (all_plain && rest.starts_with(' ')).then_some(words)
 }
 

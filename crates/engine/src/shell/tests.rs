@@ -2060,7 +2060,10 @@ fn a_glob_is_grouped_by_the_word_a_view_must_start_with() {
     use super::patterns::first_words;
     let cases: &[(&str, Option<&[&str]>)] = &[
         ("git {,* }push {,* }--force{, *}", Some(&["git"])),
-        ("{docker,podman} * --privileged", Some(&["docker", "podman"])),
+        (
+            "{docker,podman} * --privileged",
+            Some(&["docker", "podman"]),
+        ),
         ("redis-cli {,* }FLUSHALL", Some(&["redis-cli"])),
         ("git{, *}", None),
         ("gitk*", None),
@@ -2084,9 +2087,35 @@ fn grouping_the_globs_by_first_byte_changes_no_match() {
     // The built-in set and random patterns, grouped and as one set, on the
     // built-in cases and on random lines.
     const PATTERN_PARTS: &[&str] = &[
-        "rm", "r", "m", "sudo", "git", "push", " ", " *", "*", "?", "-f", "-r", "{rm,dd}", "{,* }",
-        "{r,s}", "[rs]", "\\{", ".", "/", "/dev/sd", ":", "x", " | ", "{a,}", "é", "git ",
-        "{git,rm} ", "gitk", "rm ",
+        "rm",
+        "r",
+        "m",
+        "sudo",
+        "git",
+        "push",
+        " ",
+        " *",
+        "*",
+        "?",
+        "-f",
+        "-r",
+        "{rm,dd}",
+        "{,* }",
+        "{r,s}",
+        "[rs]",
+        "\\{",
+        ".",
+        "/",
+        "/dev/sd",
+        ":",
+        "x",
+        " | ",
+        "{a,}",
+        "é",
+        "git ",
+        "{git,rm} ",
+        "gitk",
+        "rm ",
     ];
     const LINE_PARTS: &[&str] = &[
         "rm", "r", "m", "sudo", "doas", "git", "push", "--force", " ", " ", "-f", "-r", "-rf", "/",
