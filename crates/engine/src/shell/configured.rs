@@ -114,9 +114,8 @@ fn quote(word: &str) -> String {
 }
 
 /// The settings a git command makes: its `-c KEY=VALUE` and `git config
-/// KEY VALUE` (`git config set KEY VALUE`), where its subcommand is, and
-/// why what it runs cannot be known, for a setting that runs its value
-/// taken from the environment (`--config-env`).
+/// KEY VALUE` (`git config set KEY VALUE`), the keys it takes from the
+/// environment (`--config-env`), and where its subcommand is.
 struct GitSettings {
     /// `(key, value)` as written.
     settings: Vec<(String, String)>,
