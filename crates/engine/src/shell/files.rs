@@ -1685,7 +1685,6 @@ fn container_run(words: &[String], from: usize, push: &mut impl FnMut(&str, Ops,
             // The image or the container: what follows runs inside.
             mounted_files(
                 words.get(k + 1..).unwrap_or_default(),
-                k + 1,
                 &mounts,
                 workdir.as_deref(),
                 push,
@@ -1758,14 +1757,13 @@ fn container_run(words: &[String], from: usize, push: &mut impl FnMut(&str, Ops,
 
 /// The host files a command run in a container touches through its bind
 /// mounts: `docker run -v "$PWD":/w alpine cat /w/.env` reads `$PWD/.env`.
-/// `inner` is the image's command (its words start at `at` in the line);
-/// a shell's `-c` string is read as a line. A path under a mount's
+/// `inner` is the image's command; a shell's `-c` string is read as a
+/// line. A path under a mount's
 /// destination (or relative to a working directory under one) is its
 /// source's file, with what the mount allows; other paths are the
 /// container's own.
 fn mounted_files(
     inner: &[String],
-    at: usize,
     mounts: &[(String, String, Ops)],
     workdir: Option<&str>,
     push: &mut impl FnMut(&str, Ops, Option<usize>),
@@ -1806,11 +1804,13 @@ fn mounted_files(
             .max_by_key(|m| m.0)
             .map(|(_, source, rest, ops)| (format!("{}{rest}", source.trim_end_matches('/')), ops))
     };
-    let mut mapped = |text: &str, ops: Ops, k: Option<usize>| {
+    // The host file's text is not a word of the line: whether it names its
+    // file through an expansion is read from the text itself.
+    let mut mapped = |text: &str, ops: Ops, _: Option<usize>| {
         if let Some((file, allowed)) = host(text) {
             let ops = ops.intersection(allowed);
             if ops != Ops::NONE {
-                push(&file, ops, Some(at + k.unwrap_or(0)));
+                push(&file, ops, None);
             }
         }
     };
@@ -1822,7 +1822,7 @@ fn mounted_files(
     {
         for cmd in super::commands(line) {
             for op in operands(&cmd, &cmd.unwrapped()) {
-                mapped(&op.text, op.ops, Some(c + 1));
+                mapped(&op.text, op.ops, None);
             }
         }
         return;
