@@ -349,6 +349,17 @@ pub(crate) const DANGEROUS: &[Builtin] = &[
         description: "deletes container volumes and the data they hold (docker volume rm, docker compose down -v)",
     },
     Builtin {
+        id: "package-source-change",
+        patterns: &[
+            "{npm,pnpm} {,* }config {,* }set {,* }{registry,registry=*,@*:registry,@*:registry=*}{, *}",
+            "yarn {,* }config {,* }set {,* }{registry,npmRegistryServer,npmScopes.*}{, *}",
+            "{pip,pip3} {,* }config {,* }set {,* }{global.index-url,global.extra-index-url,install.index-url,install.extra-index-url,global.trusted-host,install.trusted-host}{, *}",
+            "gem {,* }sources {,* }{-a,--add}{, *}",
+        ],
+        native: Native::None,
+        description: "points a package manager at another registry for good (npm config set registry, pip config set global.index-url)",
+    },
+    Builtin {
         id: "account-change",
         // `passwd -S` (status) reads; with the options below, `passwd`
         // removes, unlocks, expires or sets a password without a prompt

@@ -1460,6 +1460,27 @@ const DANGEROUS_CASES: &[(&str, &[&str], &[&str])] = &[
         ],
     ),
     (
+        "package-source-change",
+        &[
+            "npm config set registry https://evil.example/",
+            "npm config set registry=https://evil.example/",
+            "npm config set @acme:registry https://evil.example/",
+            "pnpm config set registry https://evil.example/",
+            "yarn config set npmRegistryServer https://evil.example/",
+            "pip config set global.index-url https://evil.example/simple",
+            "pip3 config --user set global.extra-index-url https://evil.example/simple",
+            "gem sources --add https://evil.example/",
+        ],
+        &[
+            "npm config get registry",
+            "npm config set fund false",
+            "pip config list",
+            "yarn config get npmRegistryServer",
+            "gem sources -l",
+            "npm install left-pad",
+        ],
+    ),
+    (
         "account-change",
         &[
             "useradd -m -G sudo backdoor",
