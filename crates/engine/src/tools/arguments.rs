@@ -87,26 +87,28 @@ pub(crate) const PROGRAM_NAMES: &[&str] =
 /// program a tool starts, as an array.
 pub(crate) const ARGS_NAMES: &[&str] = &["args", "argv", "arguments"];
 
-/// The program a tool starts and its arguments, given apart (`{"program":
-/// "cat", "args": ["x"]}`), as one argv.
-pub(crate) fn program_and_args(map: &serde_json::Map<String, Value>) -> Option<Vec<Value>> {
-    let named = |names: &[&str], v: &Value, name: &str| {
-        names.contains(&name_words(name).join(" ").as_str()) && !v.is_null()
-    };
-    let program = map
+/// The programs a tool starts with their arguments, given apart
+/// (`{"program": "cat", "args": ["x"]}`), each as one argv: every
+/// program-named string with every argument-named array, since which of
+/// two the tool reads cannot be told.
+pub(crate) fn program_and_args(map: &serde_json::Map<String, Value>) -> Vec<Vec<Value>> {
+    let named = |names: &[&str], name: &str| names.contains(&name_words(name).join(" ").as_str());
+    let programs = map
         .iter()
-        .find(|(name, v)| v.is_string() && named(PROGRAM_NAMES, v, name))?
-        .1;
-    let Value::Array(rest) = map
-        .iter()
-        .find(|(name, v)| v.is_array() && named(ARGS_NAMES, v, name))?
-        .1
-    else {
-        return None;
-    };
-    let mut words = vec![program.clone()];
-    words.extend(rest.iter().cloned());
-    Some(words)
+        .filter(|(name, v)| v.is_string() && named(PROGRAM_NAMES, name));
+    let mut out = Vec::new();
+    for (_, program) in programs {
+        for (name, rest) in map.iter() {
+            if let Value::Array(rest) = rest
+                && named(ARGS_NAMES, name)
+            {
+                let mut words = vec![program.clone()];
+                words.extend(rest.iter().cloned());
+                out.push(words);
+            }
+        }
+    }
+    out
 }
 
 /// Names (as words joined) of members that give the directory a tool runs

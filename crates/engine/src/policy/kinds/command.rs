@@ -106,7 +106,7 @@ fn runs_shell(cx: &Context<'_>, tools: &ToolMatcher) -> (bool, bool) {
         args.as_object().is_some_and(|map| {
             map.iter()
                 .any(|(name, v)| arguments::is_command_name(name, false) && !v.is_null())
-                || arguments::program_and_args(map).is_some()
+                || !arguments::program_and_args(map).is_empty()
         })
     };
     let by_member = tool.arguments.as_ref().is_some_and(|args| {
@@ -360,7 +360,7 @@ fn object_lines(args: &Value, base: &str, named: bool, out: &mut Vec<(String, St
     };
     // `{"command": "rm", "args": ["-rf", "/"]}` is one line, and so is
     // `{"program": "cat", "arguments": ["x"]}`.
-    if let Some(words) = arguments::program_and_args(map) {
+    for words in arguments::program_and_args(map) {
         push_line(out, base.to_owned(), &Value::Array(words));
     }
     let found = arguments::members(args, base, &|name, depth| {
@@ -390,7 +390,7 @@ fn push_line(out: &mut Vec<(String, String)>, ptr: String, v: &Value) {
     // A line found twice (as a member named as a command, and as a
     // string of an object read whole) is read once.
     let mut push = |p: String, line: &str| {
-        if !out.iter().any(|(q, _)| *q == p) {
+        if !out.iter().any(|(q, l)| *q == p && l == line) {
             out.push((p, line.to_owned()));
         }
     };
